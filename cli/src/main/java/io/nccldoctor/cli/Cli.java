@@ -1,0 +1,48 @@
+package io.nccldoctor.cli;
+
+import io.nccldoctor.core.InputException;
+import io.nccldoctor.reports.ExitCodes;
+import java.io.PrintWriter;
+import java.util.Arrays;
+import picocli.CommandLine;
+
+/**
+ * Builds the command line once, for Main and for tests: verbs, exit codes and the error policy. Bad input prints
+ * one line and exits 2; a failure of the tool prints one line and exits 3; {@code --stacktrace} adds the trace.
+ */
+public final class Cli {
+
+    private Cli() {
+    }
+
+    public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        return commandLine(out, err, Arrays.asList(args).contains("--stacktrace")).execute(args);
+    }
+
+    public static CommandLine commandLine(PrintWriter out, PrintWriter err, boolean stacktrace) {
+        CommandLine cl = new CommandLine(new RootCommand());
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setExitCodeExceptionMapper(e -> e instanceof InputException ? ExitCodes.USAGE : ExitCodes.INTERNAL);
+        cl.setParameterExceptionHandler((ex, a) -> {
+            CommandLine c = ex.getCommandLine();
+            c.getErr().println("nccl-doctor: " + ex.getMessage());
+            c.getErr().println("Try 'nccl-doctor " + (c.getParent() == null ? "" : c.getCommandName() + " ") + "--help'.");
+            return ExitCodes.USAGE;
+        });
+        cl.setExecutionExceptionHandler((ex, c, parsed) -> {
+            if (ex instanceof InputException) {
+                c.getErr().println("nccl-doctor: " + ex.getMessage());
+            } else {
+                c.getErr().println("nccl-doctor: internal error: " + ex + (stacktrace ? "" : " (rerun with --stacktrace for details)"));
+            }
+            if (stacktrace) {
+                ex.printStackTrace(c.getErr());
+            }
+            c.getErr().flush();
+            return ex instanceof InputException ? ExitCodes.USAGE : ExitCodes.INTERNAL;
+        });
+        return cl;
+    }
+}

@@ -1,0 +1,75 @@
+package io.nccldoctor.cli;
+
+import io.nccldoctor.core.Json;
+import io.nccldoctor.core.Snapshot;
+import io.nccldoctor.core.Snapshots;
+import io.nccldoctor.reports.Evaluation;
+import io.nccldoctor.reports.NodeShape;
+import io.nccldoctor.reports.PreflightReport;
+import io.nccldoctor.reports.PreflightText;
+import io.nccldoctor.reports.Rule;
+import io.nccldoctor.reports.RuleContext;
+import io.nccldoctor.reports.rules.Registry;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+@Command(name = "preflight", mixinStandardHelpOptions = true,
+        description = {
+            "Checks whether this node is fit to run an NCCL job: CPU and NUMA, the PCI devices (GPUs, NICs),",
+            "the NVIDIA driver, the CUDA runtime and driver libraries, NCCL, and RDMA devices.",
+            "Prints what it found, the findings with evidence and remedy, and what it could not check and why."},
+        footer = {"",
+            "Examples:",
+            "  nccl-doctor preflight                          this node, human output",
+            "  nccl-doctor preflight --expect gpus=8,rdma=8   fail unless 8 GPUs and 8 RDMA devices are present",
+            "  nccl-doctor preflight --profile gpu-node-8x8 --json > node.json",
+            "  nccl-doctor preflight --from capture-node17/   judge a capture sent from another node",
+            "",
+            "Exit codes: 0 no error-level finding, 1 an error-level finding, 2 bad usage or input, 3 the tool failed."})
+final class PreflightCommand implements Callable<Integer> {
+
+    @Mixin
+    HostOptions hostOptions;
+
+    @Option(names = "--json", description = "Print the snapshot, findings and summary as JSON (docs/snapshot.md).")
+    boolean json;
+
+    @Option(names = "--expect", paramLabel = "KEY=N[,KEY=N]",
+            description = "The node shape to require: gpus, nics (PCI network functions), rdma (RDMA devices). Overrides --profile.")
+    String expect;
+
+    @Option(names = "--profile", paramLabel = "NAME|FILE",
+            description = "A node shape from configs/profiles/NAME.yaml, or a YAML file with an 'expect:' map.")
+    String profile;
+
+    @Option(names = "--rules", paramLabel = "FILE",
+            description = "Rule configuration (severity overrides, disabled codes, thresholds); default configs/rules.yaml.")
+    Path rulesFile;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        NodeShape shape = profile == null ? NodeShape.none() : Configs.profile(profile);
+        if (expect != null) {
+            shape = shape.overriddenBy(NodeShape.parse(expect, "--expect"));
+        }
+        List<Rule> rules = Registry.nodeRules();
+        RuleContext context = new RuleContext(Configs.rules(rulesFile, rules), shape);
+        List<String> argv = spec.commandLine().getParseResult().originalArgs();
+        Snapshot snapshot = Snapshots.take(hostOptions.host(), Probes.node(), argv, VersionInfo.toolVersion(), Clock.systemUTC());
+        PreflightReport report = PreflightReport.of(snapshot, shape, Evaluation.of(snapshot, rules, context));
+        var out = spec.commandLine().getOut();
+        out.print(json ? Json.write(report) : PreflightText.render(report, Terminal.colour()));
+        out.flush();
+        return report.summary().exitCode();
+    }
+}

@@ -1,0 +1,21 @@
+package io.nccldoctor.cli;
+
+import io.nccldoctor.collectives.LibrariesProbe;
+import io.nccldoctor.core.Probe;
+import io.nccldoctor.gdr.NvidiaDriverProbe;
+import io.nccldoctor.gdr.RdmaProbe;
+import io.nccldoctor.pcie.PciInventoryProbe;
+import io.nccldoctor.pcie.PlatformProbe;
+import java.util.List;
+
+/** The node probes, in the order they run and appear in the snapshot. One explicit list. */
+final class Probes {
+
+    private Probes() {
+    }
+
+    static List<Probe<?>> node() {
+        return List.of(new PlatformProbe(), new PciInventoryProbe(), new NvidiaDriverProbe(), new LibrariesProbe(),
+                new RdmaProbe());
+    }
+}

@@ -1,0 +1,5 @@
+package io.nccldoctor.collectives;
+
+/** The native libraries NCCL work needs: the CUDA runtime, the CUDA driver library and NCCL itself. */
+public record Libraries(NativeLibrary cudaRuntime, NativeLibrary cudaDriver, NativeLibrary nccl) {
+}

@@ -1,0 +1,52 @@
+package io.nccldoctor.core;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+
+/**
+ * The one JSON (and YAML) setup of the project. Field names are the record component names (camelCase,
+ * units in the name such as {@code busBwGBps}); numbers are written by Jackson's own formatter, which is
+ * locale-independent, so a German locale never puts a decimal comma into a document.
+ */
+public final class Json {
+
+    private static final ObjectMapper MAPPER = configure(JsonMapper.builder()).build();
+    private static final ObjectMapper YAML = configure(YAMLMapper.builder()).build();
+
+    private Json() {
+    }
+
+    private static <M extends ObjectMapper, B extends com.fasterxml.jackson.databind.cfg.MapperBuilder<M, B>> B configure(B b) {
+        return b.addModule(new FactModule())
+                .serializationInclusion(JsonInclude.Include.NON_NULL)
+                .enable(SerializationFeature.INDENT_OUTPUT)
+                .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
+    }
+
+    /** The shared JSON mapper (thread-safe once configured). */
+    public static ObjectMapper mapper() {
+        return MAPPER;
+    }
+
+    /** A mapper for configuration files under configs/: the same binding rules, YAML syntax. */
+    public static ObjectMapper yaml() {
+        return YAML;
+    }
+
+    /** Pretty JSON with a trailing newline, ready to print or write. */
+    public static String write(Object value) {
+        try {
+            return MAPPER.writeValueAsString(value) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialise " + value.getClass().getSimpleName(), e);
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package io.nccldoctor.pcie;
+
+import io.nccldoctor.core.Fact;
+import io.nccldoctor.core.Host;
+import io.nccldoctor.core.Probe;
+import io.nccldoctor.core.host.HostRoot;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** PCI functions from sysfs, with names from {@code lspci -mm -nn -D} when pciutils is installed. */
+public final class PciInventoryProbe implements Probe<PciInventory> {
+
+    public static final String KEY = "pci";
+    static final String DEVICES = "/sys/bus/pci/devices";
+    static final List<String> LSPCI = List.of("lspci", "-mm", "-nn", "-D");
+    private static final Duration LSPCI_TIMEOUT = Duration.ofSeconds(5);
+
+    @Override
+    public String key() {
+        return KEY;
+    }
+
+    @Override
+    public String description() {
+        return "PCI functions: GPUs, NICs, bridges, with ids, class, driver and NUMA node";
+    }
+
+    @Override
+    public PciInventory run(Host host) {
+        Fact<Map<String, PciDevice.PciNames>> names = host.commands().run(LSPCI, LSPCI_TIMEOUT).stdoutIfSucceeded()
+                .map(out -> parseLspciMachine(out.lines().toList()));
+        Fact<List<PciDevice>> devices = host.files().list(DEVICES).map(addresses -> {
+            List<PciDevice> list = new ArrayList<>();
+            for (String address : addresses) {
+                list.add(device(host.files(), address, names));
+            }
+            return list;
+        });
+        Fact<String> namesSource = names.map(n -> String.join(" ", LSPCI));
+        return new PciInventory(devices, namesSource);
+    }
+
+    private static PciDevice device(HostRoot files, String address, Fact<Map<String, PciDevice.PciNames>> names) {
+        String dir = DEVICES + "/" + address;
+        String vendor = hex(files.readAttribute(dir + "/vendor"), 4);
+        String device = hex(files.readAttribute(dir + "/device"), 4);
+        String cls = hex(files.readAttribute(dir + "/class"), 6);
+        Fact<PciDevice.PciNames> name = names.flatMap(m -> Fact.ofNullable(m.get(address), "lspci does not list " + address));
+        Fact<String> driver = files.readLink(dir + "/driver")
+                .map(t -> t.substring(t.lastIndexOf('/') + 1));
+        if (driver.isAbsent()) {
+            driver = Fact.absent("no driver bound");
+        }
+        return new PciDevice(address, vendor, device, cls, DeviceKind.classify(vendor, cls), name, driver,
+                files.readAttribute(dir + "/numa_node").flatMap(PciInventoryProbe::numaNode));
+    }
+
+    /** "0x10de" → "10de"; an unreadable attribute gives zeros of the right width, which classify as OTHER. */
+    private static String hex(Fact<String> raw, int digits) {
+        String v = raw.orElse("0x" + "0".repeat(digits)).toLowerCase(java.util.Locale.ROOT);
+        v = v.startsWith("0x") ? v.substring(2) : v;
+        return v.length() >= digits ? v.substring(v.length() - digits) : "0".repeat(digits - v.length()) + v;
+    }
+
+    static Fact<Integer> numaNode(String raw) {
+        try {
+            int n = Integer.parseInt(raw.strip());
+            return n < 0 ? Fact.absent("numa_node is -1: the firmware reports no NUMA affinity for this device")
+                    : Fact.of(n);
+        } catch (NumberFormatException e) {
+            return Fact.error("numa_node is not a number: " + raw);
+        }
+    }
+
+    private static final Pattern QUOTED = Pattern.compile("\"([^\"]*)\"");
+    private static final Pattern ID_SUFFIX = Pattern.compile("\\s*\\[[0-9a-fA-F]{4}]$");
+
+    /**
+     * {@code lspci -mm -nn -D} lines: {@code 0000:00:03.0 "Ethernet controller [0200]" "Red Hat, Inc. [1af4]"
+     * "Virtio 1.0 network device [1041]" -r01 "Red Hat, Inc. [1af4]" "Device [0001]"}. The bracketed ids are
+     * dropped; sysfs is the source of ids, lspci only of names.
+     */
+    static Map<String, PciDevice.PciNames> parseLspciMachine(List<String> lines) {
+        Map<String, PciDevice.PciNames> names = new HashMap<>();
+        for (String line : lines) {
+            int space = line.indexOf(' ');
+            if (space <= 0) {
+                continue;
+            }
+            String address = line.substring(0, space);
+            Matcher m = QUOTED.matcher(line);
+            List<String> fields = new ArrayList<>();
+            while (m.find()) {
+                fields.add(ID_SUFFIX.matcher(m.group(1)).replaceFirst(""));
+            }
+            if (fields.size() >= 3) {
+                names.put(address, new PciDevice.PciNames(fields.get(1), fields.get(2), fields.get(0)));
+            }
+        }
+        return names;
+    }
+}

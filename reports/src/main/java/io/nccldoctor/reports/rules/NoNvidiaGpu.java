@@ -1,0 +1,53 @@
+package io.nccldoctor.reports.rules;
+
+import io.nccldoctor.core.Snapshot;
+import io.nccldoctor.pcie.DeviceKind;
+import io.nccldoctor.pcie.PciDevice;
+import io.nccldoctor.reports.Outcome;
+import io.nccldoctor.reports.Rule;
+import io.nccldoctor.reports.RuleContext;
+import io.nccldoctor.reports.RuleInfo;
+import io.nccldoctor.reports.Severity;
+import java.util.ArrayList;
+import java.util.List;
+
+/** No NVIDIA GPU on the PCI bus: a warning on a node of unknown shape, an error when GPUs were expected. */
+public final class NoNvidiaGpu implements Rule {
+
+    static final RuleInfo INFO = new RuleInfo("NO_NVIDIA_GPU", Severity.WARN,
+            "nothing to check: no NVIDIA GPU",
+            "No PCI function has vendor 0x10de and a display class (0x03xx), so there is nothing for NCCL to run on and "
+                    + "every GPU check is waived. On a login or CPU node that is expected. On a GPU node it means the GPUs "
+                    + "fell off the bus (look for 'fallen off the bus' or Xid 79 in dmesg), are passed through to a VM, "
+                    + "or the node is not the one you think.",
+            "the PCI inventory from /sys/bus/pci/devices (vendor and class of every function)",
+            "If this node should have GPUs, check `lspci -d 10de:` and dmesg, reseat or power-cycle, and drain it from "
+                    + "the scheduler meanwhile; give --expect gpus=N (or a --profile) so preflight fails instead of warning.");
+
+    @Override
+    public RuleInfo info() {
+        return INFO;
+    }
+
+    @Override
+    public Outcome check(Snapshot s, RuleContext ctx) {
+        var devices = NodeFacts.devices(s);
+        if (devices.isEmpty()) {
+            return Outcome.waived(NodeFacts.pciUnreadable(s));
+        }
+        if (!NodeFacts.ofKind(devices.get(), DeviceKind.GPU).isEmpty()) {
+            return Outcome.pass();
+        }
+        List<String> evidence = new ArrayList<>();
+        evidence.add(devices.get().size() + " PCI functions, none with vendor 10de and class 03xx");
+        List<PciDevice> displays = NodeFacts.ofKind(devices.get(), DeviceKind.DISPLAY);
+        NodeFacts.describe(displays).forEach(d -> evidence.add("display function that is not an NVIDIA GPU: " + d));
+        int expected = ctx.expected().expected("gpus").orElse(0);
+        if (expected > 0) {
+            evidence.add("expected gpus=" + expected + " (" + ctx.expected().origin() + ")");
+            return Outcome.flag(finding("node", "no NVIDIA GPU, but " + expected + " expected", evidence)
+                    .withSeverity(Severity.ERROR));
+        }
+        return Outcome.flag(finding("node", INFO.title(), evidence));
+    }
+}

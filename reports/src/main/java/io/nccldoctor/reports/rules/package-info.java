@@ -1,0 +1,2 @@
+/** The node rules of preflight, one class per finding code. */
+package io.nccldoctor.reports.rules;
