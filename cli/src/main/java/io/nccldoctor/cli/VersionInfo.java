@@ -38,6 +38,6 @@ final class VersionInfo implements CommandLine.IVersionProvider {
     private static String line(String label, NativeLibrary lib) {
         var copy = lib.loaded();
         String where = copy.map(c -> " (" + c.realPath() + ")").orElse(lib.found() ? " (" + lib.copies().get(0).realPath() + ", not on the loader path)" : "");
-        return label + " " + (lib.version().isValue() ? lib.version().get() : lib.version().describe()) + where;
+        return lib.version().isValue() ? label + " " + lib.version().get() + where : label + ": " + lib.version().reason() + where;
     }
 }

@@ -1,5 +1,6 @@
 package io.nccldoctor.reports;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import io.nccldoctor.core.InputException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -26,6 +27,7 @@ public record NodeShape(Map<String, Integer> counts, String origin) {
         return new NodeShape(Map.of(), "none");
     }
 
+    @JsonIgnore
     public boolean isEmpty() {
         return counts.isEmpty();
     }

@@ -1,5 +1,6 @@
 package io.nccldoctor.reports;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.util.List;
 
 /**
@@ -24,6 +25,7 @@ public record Outcome(List<Finding> findings, String waivedBecause) {
         return new Outcome(List.copyOf(findings), null);
     }
 
+    @JsonIgnore
     public boolean isWaived() {
         return waivedBecause != null;
     }

@@ -1,5 +1,6 @@
 package io.nccldoctor.core.capture;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.nccldoctor.core.Fact;
 import io.nccldoctor.core.Host;
@@ -92,7 +93,9 @@ public final class CaptureWriter implements AccessListener {
         Manifest m = new Manifest(Manifest.FORMAT_VERSION, header.toolVersion(), header.createdAt(), header.hostName(),
                 header.argv(), header.env(), header.probes(), files, commands.size(), natives.size());
         try {
-            Files.writeString(dir.resolve(Manifest.COMMANDS), Json.write(commands));
+            // The element type must be explicit, or the list loses the "outcome" type id of each result.
+            Files.writeString(dir.resolve(Manifest.COMMANDS), Json.mapper()
+                    .writerFor(new TypeReference<List<CommandResult>>() { }).writeValueAsString(commands) + "\n");
             Files.writeString(dir.resolve(Manifest.NATIVES), Json.write(natives));
             Files.writeString(dir.resolve(Manifest.FILE), Json.write(m));
             return dir;
