@@ -74,10 +74,10 @@ public final class PreflightText {
         List<PciDevice> all = inv.devices().get();
         Map<DeviceKind, Integer> counts = new EnumMap<>(DeviceKind.class);
         all.forEach(d -> counts.merge(d.kind(), 1, Integer::sum));
-        StringBuilder summary = new StringBuilder(all.size() + " functions: " + counts.getOrDefault(DeviceKind.GPU, 0) + " NVIDIA GPU");
+        StringBuilder summary = new StringBuilder(all.size() + " functions: " + plural(counts.getOrDefault(DeviceKind.GPU, 0), "NVIDIA GPU"));
         counts.forEach((k, n) -> {
             if (k != DeviceKind.GPU) {
-                summary.append(", ").append(n).append(' ').append(label(k));
+                summary.append(", ").append(k == DeviceKind.OTHER ? n + " other" : plural(n, label(k)));
             }
         });
         field("PCI", summary.toString());
@@ -96,7 +96,7 @@ public final class PreflightText {
 
     private void driver(NvidiaDriver d) {
         field("Driver", d.version().isValue() ? "NVIDIA " + d.version().get() + " (" + d.flavour().orElse("?") + " kernel module)"
-                : "NVIDIA kernel module: " + d.version().reason());
+                : d.version().reason());
     }
 
     private void libraries(Libraries l) {
@@ -126,8 +126,10 @@ public final class PreflightText {
         if (r.devices().get().isEmpty()) {
             field("RDMA", "none: /sys/class/infiniband is empty");
         }
+        String label = "RDMA";
         for (RdmaDevices.RdmaDevice d : r.devices().get()) {
-            field("RDMA", d.name() + " on " + d.pciAddress().orElse("?") + ", ports " + d.ports().map(Object::toString).orElse("?"));
+            field(label, d.name() + " on " + d.pciAddress().orElse("?") + ", ports " + d.ports().map(Object::toString).orElse("?"));
+            label = "";
         }
     }
 
