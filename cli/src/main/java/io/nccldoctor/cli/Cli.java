@@ -27,20 +27,21 @@ public final class Cli {
         cl.setExitCodeExceptionMapper(e -> e instanceof InputException ? ExitCodes.USAGE : ExitCodes.INTERNAL);
         cl.setParameterExceptionHandler((ex, a) -> {
             CommandLine c = ex.getCommandLine();
-            c.getErr().println("nccl-doctor: " + ex.getMessage());
-            c.getErr().println("Try 'nccl-doctor " + (c.getParent() == null ? "" : c.getCommandName() + " ") + "--help'.");
+            err.println("nccl-doctor: " + ex.getMessage());
+            err.println("Try 'nccl-doctor " + (c.getParent() == null ? "" : c.getCommandName() + " ") + "--help'.");
             return ExitCodes.USAGE;
         });
         cl.setExecutionExceptionHandler((ex, c, parsed) -> {
+            // The writer given here, not c.getErr(): a subcommand added later does not inherit setErr.
             if (ex instanceof InputException) {
-                c.getErr().println("nccl-doctor: " + ex.getMessage());
+                err.println("nccl-doctor: " + ex.getMessage());
             } else {
-                c.getErr().println("nccl-doctor: internal error: " + ex + (stacktrace ? "" : " (rerun with --stacktrace for details)"));
+                err.println("nccl-doctor: internal error: " + ex + (stacktrace ? "" : " (rerun with --stacktrace for details)"));
             }
             if (stacktrace) {
-                ex.printStackTrace(c.getErr());
+                ex.printStackTrace(err);
             }
-            c.getErr().flush();
+            err.flush();
             return ex instanceof InputException ? ExitCodes.USAGE : ExitCodes.INTERNAL;
         });
         return cl;

@@ -1,0 +1,157 @@
+package io.nccldoctor.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.nccldoctor.core.Json;
+import io.nccldoctor.reports.Rule;
+import io.nccldoctor.reports.rules.Registry;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The CLI as a user meets it: verbs, exit codes, one-line errors, and capture/replay on this machine. */
+class CliTest {
+
+    @TempDir
+    Path tmp;
+
+    record Run(int code, String out, String err) {
+    }
+
+    static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Cli.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void unknownFlagIsAUsageErrorWithPicocliMessage() {
+        Run r = run("preflight", "--bogus");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).startsWith("nccl-doctor: Unknown option: '--bogus'");
+    }
+
+    @Test
+    void fromANonexistentFolderIsOneLineAndExit2() {
+        Run r = run("preflight", "--from", "/nonexistent/capture");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err().strip()).doesNotContain("\n").contains("--from /nonexistent/capture: no such folder");
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void aCorruptManifestIsExit2NamingTheFile() throws Exception {
+        Path cap = tmp.resolve("cap");
+        assertThat(run("capture", "-o", cap.toString()).code()).isZero();
+        Files.writeString(cap.resolve("manifest.json"), "{ \"formatVersion\": 1, \"toolVersion\": ");
+        Run r = run("preflight", "--from", cap.toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains(cap.resolve("manifest.json").toString()).doesNotContain("Exception\n\tat");
+    }
+
+    @Test
+    void captureThenReplayGivesTheSameFactsAndFindings() throws Exception {
+        Path cap = tmp.resolve("node");
+        Run c = run("capture", "-o", cap.toString());
+        assertThat(c.code()).isZero();
+        assertThat(c.out()).contains("replay with: nccl-doctor preflight --from " + cap);
+        Run live = run("preflight", "--json");
+        Run replay = run("preflight", "--from", cap.toString(), "--json");
+        assertThat(live.code()).isIn(0, 1);
+        assertThat(replay.code()).isEqualTo(live.code());
+        JsonNode a = Json.mapper().readTree(live.out());
+        JsonNode b = Json.mapper().readTree(replay.out());
+        assertThat(b.at("/snapshot/sections")).as("facts on replay equal the live facts").isEqualTo(a.at("/snapshot/sections"));
+        assertThat(b.at("/snapshot/env")).isEqualTo(a.at("/snapshot/env"));
+        assertThat(b.at("/snapshot/hostName")).isEqualTo(a.at("/snapshot/hostName"));
+        assertThat(b.get("findings")).isEqualTo(a.get("findings"));
+        assertThat(b.get("notChecked")).isEqualTo(a.get("notChecked"));
+        assertThat(b.at("/snapshot/source").asText()).isEqualTo("capture " + cap);
+    }
+
+    @Test
+    void captureRefusesANonEmptyFolderWithoutForce() throws Exception {
+        Path busy = Files.createDirectories(tmp.resolve("busy"));
+        Files.writeString(busy.resolve("mine.txt"), "precious");
+        Run r = run("capture", "-o", busy.toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("not empty").contains("--force");
+        assertThat(busy.resolve("mine.txt")).hasContent("precious");
+        assertThat(run("capture", "-o", busy.toString(), "--force").code()).isZero();
+        assertThat(busy.resolve("manifest.json")).exists();
+    }
+
+    @Test
+    void liveJsonHasTheDocumentedTopLevelFields() throws Exception {
+        JsonNode doc = Json.mapper().readTree(run("preflight", "--json").out());
+        assertThat(doc.fieldNames()).toIterable().containsExactly("schemaVersion", "kind", "snapshot", "expected",
+                "findings", "notChecked", "passed", "summary");
+        assertThat(doc.get("snapshot").fieldNames()).toIterable().containsExactly("schemaVersion", "toolVersion", "hostName",
+                "createdAt", "source", "argv", "env", "sections");
+        assertThat(doc.at("/snapshot/sections").fieldNames()).toIterable()
+                .containsExactly("platform", "pci", "nvidiaDriver", "libraries", "rdma");
+    }
+
+    @Test
+    void anUnmetExpectationFailsWithExit1() {
+        Run r = run("preflight", "--expect", "gpus=1000");
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.out()).contains("Result: FAIL");
+    }
+
+    @Test
+    void badExpectationsAndProfilesAreExit2() {
+        assertThat(run("preflight", "--expect", "gpu=8").err()).contains("'gpu=8' is not KEY=COUNT");
+        assertThat(run("preflight", "--expect", "gpu=8").code()).isEqualTo(2);
+        assertThat(run("preflight", "--profile", "no-such-profile").code()).isEqualTo(2);
+        assertThat(run("preflight", "--profile", "cpu-node").code()).as("a CPU-node profile expects no GPU").isIn(0, 1);
+        assertThat(run("preflight", "--rules", tmp.resolve("none.yaml").toString()).code()).isEqualTo(2);
+    }
+
+    @Test
+    void explainKnowsEveryRegisteredCode() {
+        for (Rule rule : Registry.nodeRules()) {
+            String code = rule.info().code();
+            Run r = run("explain", code.toLowerCase());
+            assertThat(r.code()).as(code).isZero();
+            assertThat(r.out()).startsWith(code + " (").contains("What it means:").contains("Evidence read:").contains("Remedy:");
+        }
+        Run list = run("explain", "--list");
+        assertThat(list.out().lines()).hasSize(Registry.nodeRules().size());
+        assertThat(run("explain", "NOT_A_CODE").code()).isEqualTo(2);
+    }
+
+    @Test
+    void aFailureOfTheToolItselfIsExit3AndOneLineUnlessStacktrace() {
+        @CommandLine.Command(name = "boom")
+        class Boom implements Callable<Integer> {
+            @Override
+            public Integer call() {
+                throw new IllegalStateException("simulated bug");
+            }
+        }
+        for (boolean trace : List.of(false, true)) {
+            StringWriter err = new StringWriter();
+            CommandLine cl = Cli.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(err, true), trace);
+            cl.addSubcommand("boom", new Boom());
+            assertThat(cl.execute("boom")).isEqualTo(3);
+            assertThat(err.toString()).startsWith("nccl-doctor: internal error: java.lang.IllegalStateException: simulated bug");
+            assertThat(err.toString().contains("\tat ")).isEqualTo(trace);
+        }
+    }
+
+    @Test
+    void versionNamesToolJavaAndTheNativeLibraries() {
+        Run r = run("--version");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).startsWith("nccl-doctor ").contains("\njava ").contains("\nnccl").contains("\ncuda driver").contains("\ncuda runtime");
+    }
+}
