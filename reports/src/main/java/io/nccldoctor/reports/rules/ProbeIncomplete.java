@@ -9,7 +9,6 @@ import io.nccldoctor.reports.RuleContext;
 import io.nccldoctor.reports.RuleInfo;
 import io.nccldoctor.reports.Severity;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -58,8 +57,7 @@ public final class ProbeIncomplete implements Rule {
                 out.add(path + ": " + node.get("error").asText());
                 return;
             }
-            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> e = it.next();
+            for (Map.Entry<String, JsonNode> e : node.properties()) {
                 collect(e.getValue(), path + "." + e.getKey(), out);
             }
         } else if (node.isArray()) {
