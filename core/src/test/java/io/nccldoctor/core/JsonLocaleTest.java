@@ -2,28 +2,15 @@ package io.nccldoctor.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.Locale;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
+@ExtendWith(GermanLocale.class)
 class JsonLocaleTest {
 
     record Measurement(double busBwGBps, long sizeBytes, Fact<Double> timeUs) {
     }
 
-    private Locale saved;
-
-    @BeforeEach
-    void german() {
-        saved = Locale.getDefault();
-        Locale.setDefault(Locale.GERMANY);
-    }
-
-    @AfterEach
-    void restore() {
-        Locale.setDefault(saved);
-    }
 
     @Test
     void numbersStayDotDecimalUnderAGermanLocale() {

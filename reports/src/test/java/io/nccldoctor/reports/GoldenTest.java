@@ -3,6 +3,7 @@ package io.nccldoctor.reports;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.nccldoctor.core.Fact;
+import io.nccldoctor.core.GermanLocale;
 import io.nccldoctor.core.Json;
 import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.gdr.NvidiaDriver;
@@ -11,30 +12,17 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Locks the human and JSON formats of preflight. Runs under a German locale so that a decimal comma or a
  * localised number cannot slip into either. To accept an intended change, run with -Dgolden.update=true and
  * review the diff of src/test/resources/golden.
  */
+@ExtendWith(GermanLocale.class)
 class GoldenTest {
 
-    private Locale saved;
-
-    @BeforeEach
-    void german() {
-        saved = Locale.getDefault();
-        Locale.setDefault(Locale.GERMANY);
-    }
-
-    @AfterEach
-    void restore() {
-        Locale.setDefault(saved);
-    }
 
     /** A node with one GPU missing, its driver not loaded, two NCCLs, and a probe error. */
     private static PreflightReport report() {
