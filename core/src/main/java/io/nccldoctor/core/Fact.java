@@ -110,6 +110,11 @@ public sealed interface Fact<T> permits Fact.Value, Fact.Absent, Fact.Failure {
         throw new IllegalStateException("a value has no reason");
     }
 
+    /** The value through {@code onValue}, or the reason through {@code onMissing}: both sides evaluated lazily. */
+    default <R> R fold(Function<? super T, ? extends R> onValue, Function<String, ? extends R> onMissing) {
+        return this instanceof Value<T> v ? onValue.apply(v.value()) : onMissing.apply(reason());
+    }
+
     /** One human line: the value, "absent: reason" or "error: cause". */
     default String describe() {
         if (this instanceof Value<T> v) {

@@ -11,9 +11,21 @@ import io.nccldoctor.core.Fact;
  * @param names     vendor and device names from the pci.ids database through {@code lspci -mm}, when available
  * @param driver    the bound kernel driver (the basename of the {@code driver} link)
  * @param numaNode  from {@code numa_node}; absent when the kernel says -1 (no affinity known)
+ * @param sysfsPath the real path of the device folder; its components are the bridges above it, NCCL reads the
+ *                  same path to build its topology (reference/peers-and-platform.md B2)
+ * @param link      the upstream link: current and maximum speed and width
+ * @param config    MaxPayload, MaxReadReq and ACS from the config space (root only)
+ * @param aer       AER error totals (correctable, nonFatal, fatal) from aer_dev_*, where the kernel has them
+ * @param localCpus the CPUs near the device (local_cpulist), what nvidia-smi prints as CPU Affinity
  */
 public record PciDevice(String address, String vendorId, String deviceId, String classCode, DeviceKind kind,
-                        Fact<PciNames> names, Fact<String> driver, Fact<Integer> numaNode) {
+                        Fact<PciNames> names, Fact<String> driver, Fact<Integer> numaNode, Fact<String> sysfsPath,
+                        PciLink link, PcieConfig config, Fact<AerCounts> aer,
+                        Fact<String> localCpus) {
+
+    /** Totals of the TOTAL_ERR_* lines of aer_dev_correctable, aer_dev_nonfatal and aer_dev_fatal. */
+    public record AerCounts(long correctable, long nonFatal, long fatal) {
+    }
 
     public record PciNames(String vendor, String device, String className) {
     }

@@ -56,8 +56,45 @@ public final class PciInventoryProbe implements Probe<PciInventory> {
         if (driver.isAbsent()) {
             driver = Fact.absent("no driver bound");
         }
+        PciLink link = new PciLink(
+                files.readAttribute(dir + "/current_link_speed").flatMap(PciLink::parseSpeed),
+                files.readAttribute(dir + "/current_link_width").flatMap(PciLink::parseWidth),
+                files.readAttribute(dir + "/max_link_speed").flatMap(PciLink::parseSpeed),
+                files.readAttribute(dir + "/max_link_width").flatMap(PciLink::parseWidth));
+        Fact<byte[]> config = files.readBytes(dir + "/config");
+        PcieConfig pcie = config.isValue() ? PcieConfig.parse(config.get()) : unreadableConfig(config.reason());
         return new PciDevice(address, vendor, device, cls, DeviceKind.classify(vendor, cls), name, driver,
-                files.readAttribute(dir + "/numa_node").flatMap(PciInventoryProbe::numaNode));
+                files.readAttribute(dir + "/numa_node").flatMap(PciInventoryProbe::numaNode),
+                files.realPath(dir), link, pcie, aer(files, dir), files.readAttribute(dir + "/local_cpulist"));
+    }
+
+    private static PcieConfig unreadableConfig(String why) {
+        return new PcieConfig(Fact.absent(why), Fact.absent(why), Fact.absent(why), Fact.absent(why), Fact.absent(why));
+    }
+
+    /** AER totals; absent on kernels before 4.19 and on devices without AER. */
+    private static Fact<PciDevice.AerCounts> aer(HostRoot files, String dir) {
+        Fact<Long> cor = files.readLines(dir + "/aer_dev_correctable").flatMap(l -> total(l, "TOTAL_ERR_COR"));
+        if (cor.isAbsent()) {
+            return Fact.absent("no AER counters (device without AER, or kernel before 4.19)");
+        }
+        Fact<Long> nonFatal = files.readLines(dir + "/aer_dev_nonfatal").flatMap(l -> total(l, "TOTAL_ERR_NONFATAL"));
+        Fact<Long> fatal = files.readLines(dir + "/aer_dev_fatal").flatMap(l -> total(l, "TOTAL_ERR_FATAL"));
+        return cor.flatMap(c -> nonFatal.flatMap(n -> fatal.map(f -> new PciDevice.AerCounts(c, n, f))));
+    }
+
+    static Fact<Long> total(List<String> lines, String name) {
+        for (String line : lines) {
+            String[] parts = line.strip().split("\\s+");
+            if (parts.length == 2 && parts[0].equals(name)) {
+                try {
+                    return Fact.of(Long.parseLong(parts[1]));
+                } catch (NumberFormatException e) {
+                    return Fact.error("unreadable " + name + " '" + parts[1] + "'");
+                }
+            }
+        }
+        return Fact.error("no " + name + " line");
     }
 
     /** "0x10de" → "10de"; an unreadable attribute gives zeros of the right width, which classify as OTHER. */

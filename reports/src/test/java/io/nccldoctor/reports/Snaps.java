@@ -11,6 +11,8 @@ import io.nccldoctor.gdr.RdmaDevices;
 import io.nccldoctor.gdr.RdmaProbe;
 import io.nccldoctor.pcie.DeviceKind;
 import io.nccldoctor.pcie.PciDevice;
+import io.nccldoctor.pcie.PciLink;
+import io.nccldoctor.pcie.PcieConfig;
 import io.nccldoctor.pcie.PciInventory;
 import io.nccldoctor.pcie.PciInventoryProbe;
 import io.nccldoctor.pcie.Platform;
@@ -36,8 +38,13 @@ final class Snaps {
     }
 
     static PciDevice device(String address, String vendor, String device, String cls, String driver) {
+        // Every test device sits behind one PCIe switch (upstream port 0000:01:00.0), so GPU-NIC pairs are PIX.
+        Fact<String> sysfs = Fact.of("/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/0000:02:" + address.substring(5, 7) + ".0/" + address);
+        PciLink link = new PciLink(Fact.of(32.0), Fact.of(16), Fact.of(32.0), Fact.of(16));
+        PcieConfig config = new PcieConfig(Fact.of("endpoint"), Fact.of(256), Fact.of(256), Fact.of(512), Fact.absent("no ACS capability"));
         return new PciDevice(address, vendor, device, cls, DeviceKind.classify(vendor, cls), Fact.absent("lspci not run"),
-                driver == null ? Fact.absent("no driver bound") : Fact.of(driver), Fact.of(0));
+                driver == null ? Fact.absent("no driver bound") : Fact.of(driver), Fact.of(0), sysfs, link, config,
+                Fact.absent("no AER counters"), Fact.of("0-55,112-167"));
     }
 
     Snaps gpus(int n, String driverName) {

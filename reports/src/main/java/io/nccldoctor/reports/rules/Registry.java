@@ -9,7 +9,26 @@ public final class Registry {
     private Registry() {
     }
 
+    /** Everything preflight judges: the node's basics, then its PCIe topology. */
     public static List<Rule> nodeRules() {
+        List<Rule> all = new java.util.ArrayList<>(basics());
+        all.addAll(topologyRules());
+        return List.copyOf(all);
+    }
+
+    /** The PCIe topology rules, which `topo` shows. */
+    public static List<Rule> topologyRules() {
+        return List.of(
+                new GdrDisabledByDistance(),
+                new GpuNicNumaMismatch(),
+                new IntelClientP2pReads(),
+                new AcsRedirect(),
+                new LinkDegraded(),
+                new LinkLimitedBySlot(),
+                new AerErrors());
+    }
+
+    private static List<Rule> basics() {
         return List.of(
                 new NoNvidiaGpu(),
                 CountMismatch.gpus(),

@@ -1,0 +1,183 @@
+package io.nccldoctor.pcie;
+
+import io.nccldoctor.core.Fact;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The PCI hierarchy from the devices' sysfs paths ({@code /sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/…}):
+ * the first component is the root complex (host bridge bus), every later one a bridge or the device itself.
+ *
+ * <p>Switches are found the way NCCL finds them (src/graph/xml.cc, "Rewind two '/' and follow the upper PCI switch,
+ * or stop if we reach a CPU root complex"): from a device, go up two levels; if both are PCI functions, the upper
+ * one is the upstream port of the switch the device sits behind; otherwise the device hangs off the CPU. A root
+ * port and a switch's downstream ports are therefore never nodes of their own.
+ */
+public final class PciTree {
+
+    private static final Pattern BDF = Pattern.compile("[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]");
+
+    private final Map<String, PciDevice> byAddress = new LinkedHashMap<>();
+    private final Map<String, List<String>> components = new LinkedHashMap<>();
+
+    private PciTree(List<PciDevice> devices) {
+        for (PciDevice d : devices) {
+            byAddress.put(d.address(), d);
+            components.put(d.address(), parse(d.sysfsPath().orElse(null), d.address()));
+        }
+    }
+
+    public static PciTree of(List<PciDevice> devices) {
+        return new PciTree(devices);
+    }
+
+    /** Components after /sys/devices: ["pci0000:00", "0000:00:01.0", …, address]; just [address] when unknown. */
+    private static List<String> parse(String sysfsPath, String address) {
+        if (sysfsPath == null || !sysfsPath.startsWith("/sys/devices/")) {
+            return List.of(address);
+        }
+        List<String> parts = new ArrayList<>();
+        for (String p : sysfsPath.substring("/sys/devices/".length()).split("/")) {
+            if (p.startsWith("pci") || BDF.matcher(p).matches()) {
+                parts.add(p);
+            }
+        }
+        return parts;
+    }
+
+    public Optional<PciDevice> device(String address) {
+        return Optional.ofNullable(byAddress.get(address));
+    }
+
+    public List<PciDevice> devices() {
+        return List.copyOf(byAddress.values());
+    }
+
+    /** "pci0000:00" for a device below that host bridge; absent when sysfs gave no path. */
+    public Fact<String> rootComplex(String address) {
+        List<String> c = components.getOrDefault(address, List.of());
+        return !c.isEmpty() && c.get(0).startsWith("pci") ? Fact.of(c.get(0))
+                : Fact.absent("no sysfs path for " + address);
+    }
+
+    /** The bridges between the root complex and the device, top first (root port first). */
+    public List<String> bridges(String address) {
+        List<String> c = components.getOrDefault(address, List.of(address));
+        int from = !c.isEmpty() && c.get(0).startsWith("pci") ? 1 : 0;
+        return c.size() - 1 > from ? List.copyOf(c.subList(from, c.size() - 1)) : List.of();
+    }
+
+    /** The port a device is attached to (root port or switch downstream port), when known. */
+    public Optional<PciDevice> parent(String address) {
+        List<String> b = bridges(address);
+        return b.isEmpty() ? Optional.empty() : device(b.get(b.size() - 1));
+    }
+
+    /**
+     * The bridges on the way from a to b that are not shared by both: the ports a peer-to-peer transfer passes below
+     * their common ancestor (all bridges of both when they share none).
+     */
+    public List<String> bridgesBetween(String a, String b) {
+        List<String> ba = bridges(a);
+        List<String> bb = bridges(b);
+        List<String> out = new ArrayList<>();
+        ba.stream().filter(x -> !bb.contains(x)).forEach(out::add);
+        bb.stream().filter(x -> !ba.contains(x)).forEach(out::add);
+        return out;
+    }
+
+    /**
+     * The switch upstream ports above a device, nearest first, as NCCL walks them: two levels at a time until a
+     * level is no PCI function (the root complex).
+     */
+    public List<String> switches(String address) {
+        List<String> c = components.getOrDefault(address, List.of(address));
+        List<String> chain = new ArrayList<>();
+        int i = c.size() - 1;
+        while (i - 2 >= 0 && isBdf(c.get(i - 1)) && isBdf(c.get(i - 2))) {
+            chain.add(c.get(i - 2));
+            i -= 2;
+        }
+        return Collections.unmodifiableList(chain);
+    }
+
+    /** The device's NUMA node, else that of the topmost bridge above it (NCCL reads it where the path meets the CPU). */
+    public Fact<Integer> numaNode(String address) {
+        PciDevice d = byAddress.get(address);
+        if (d != null && d.numaNode().isValue()) {
+            return d.numaNode();
+        }
+        for (String b : bridges(address)) {
+            PciDevice bridge = byAddress.get(b);
+            if (bridge != null && bridge.numaNode().isValue()) {
+                return bridge.numaNode();
+            }
+        }
+        return d == null ? Fact.absent("unknown device " + address) : d.numaNode();
+    }
+
+    /** The nvidia-smi path type between two devices. */
+    public SmiPath path(String a, String b) {
+        if (a.equals(b)) {
+            return SmiPath.X;
+        }
+        Optional<Integer> hops = switchHops(a, b);
+        if (hops.isPresent()) {
+            return hops.get() <= 1 ? SmiPath.PIX : SmiPath.PXB;
+        }
+        Fact<String> ra = rootComplex(a);
+        Fact<String> rb = rootComplex(b);
+        if (ra.isValue() && rb.isValue() && ra.get().equals(rb.get())) {
+            return SmiPath.PHB;
+        }
+        // NCCL treats numa_node -1 as 0 ("Workaround kernel bug"); do the same so both tools agree.
+        int na = numaNode(a).orElse(0);
+        int nb = numaNode(b).orElse(0);
+        return na == nb ? SmiPath.NODE : SmiPath.SYS;
+    }
+
+    /** How many switches the path from a to b crosses when they share one; empty when it goes through the CPU. */
+    public Optional<Integer> switchHops(String a, String b) {
+        List<String> sa = switches(a);
+        List<String> sb = switches(b);
+        for (int i = 0; i < sa.size(); i++) {
+            int j = sb.indexOf(sa.get(i));
+            if (j >= 0) {
+                return Optional.of(i + j + 1);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The links a transfer from a to b crosses: each device's own upstream link, and the upstream link of every
+     * switch below the shared one (or of every switch, when the path goes through the CPU).
+     */
+    public List<String> linkOwners(String a, String b) {
+        List<String> owners = new ArrayList<>();
+        List<String> sa = switches(a);
+        List<String> sb = switches(b);
+        String common = sa.stream().filter(sb::contains).findFirst().orElse(null);
+        for (String end : List.of(a, b)) {
+            owners.add(end);
+            for (String s : switches(end)) {
+                if (s.equals(common)) {
+                    break;
+                }
+                if (!owners.contains(s)) {
+                    owners.add(s);
+                }
+            }
+        }
+        return owners;
+    }
+
+    private static boolean isBdf(String s) {
+        return BDF.matcher(s).matches();
+    }
+}

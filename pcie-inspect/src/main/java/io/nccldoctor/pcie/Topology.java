@@ -1,0 +1,115 @@
+package io.nccldoctor.pcie;
+
+import io.nccldoctor.core.Fact;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The GPU/NIC view of a PCI tree: every GPU and NIC with a label (GPU0…, NIC0…), and every pair's path in
+ * nvidia-smi's and NCCL's vocabulary with the links it crosses and the narrowest of them. Derived from facts,
+ * judging nothing.
+ *
+ * @param ncclVersion the NCCL version whose PATH_* numbering is used
+ */
+public record Topology(String ncclVersion, String ncclVersionSource, List<Endpoint> endpoints, List<Pair> pairs) {
+
+    /**
+     * @param name the RDMA device name for a NIC (mlx5_0) when known, else the PCI device name or ids
+     */
+    public record Endpoint(String label, String address, DeviceKind kind, String name, Fact<Integer> numaNode,
+                           Fact<String> localCpus, Fact<LinkCeiling> link, PciLink linkState) {
+    }
+
+    /**
+     * @param ncclPath   NCCL's type name (PIX, PXB, PHB, SYS)
+     * @param ncclNumber its PATH_* number in {@link #ncclVersion()}
+     * @param narrowest  the link that bounds a transfer between the two, by usable bandwidth
+     */
+    public record Pair(String a, String b, SmiPath smiPath, String ncclPath, int ncclNumber, List<LinkCeiling> links,
+                       Fact<LinkCeiling> narrowest) {
+    }
+
+    /**
+     * @param rdmaNames PCI address → RDMA device name. When any NIC has one, only NICs with an RDMA device are
+     *                  endpoints (NCCL's IB/RoCE transport uses nothing else, and nvidia-smi lists only those);
+     *                  otherwise every network function is.
+     */
+    public static Topology of(List<PciDevice> devices, Map<String, String> rdmaNames, String ncclVersion, String source) {
+        PciTree tree = PciTree.of(devices);
+        List<Endpoint> endpoints = new ArrayList<>();
+        label(tree, devices, DeviceKind.GPU, "GPU", rdmaNames, endpoints);
+        boolean rdma = devices.stream().anyMatch(d -> d.kind() == DeviceKind.NIC && rdmaNames.containsKey(d.address()));
+        List<PciDevice> nics = devices.stream().filter(d -> d.kind() != DeviceKind.NIC || !rdma || rdmaNames.containsKey(d.address())).toList();
+        label(tree, nics, DeviceKind.NIC, "NIC", rdmaNames, endpoints);
+        List<Pair> pairs = new ArrayList<>();
+        for (int i = 0; i < endpoints.size(); i++) {
+            for (int j = i + 1; j < endpoints.size(); j++) {
+                pairs.add(pair(tree, endpoints.get(i), endpoints.get(j), ncclVersion));
+            }
+        }
+        return new Topology(ncclVersion, source, endpoints, pairs);
+    }
+
+    private static void label(PciTree tree, List<PciDevice> devices, DeviceKind kind, String prefix,
+                              Map<String, String> rdmaNames, List<Endpoint> out) {
+        List<PciDevice> ofKind = devices.stream().filter(d -> d.kind() == kind)
+                .sorted(Comparator.comparing(PciDevice::address)).toList();
+        for (int i = 0; i < ofKind.size(); i++) {
+            PciDevice d = ofKind.get(i);
+            String name = rdmaNames.getOrDefault(d.address(), d.names().map(n -> n.device()).orElse(d.ids()));
+            out.add(new Endpoint(prefix + i, d.address(), kind, name, tree.numaNode(d.address()), d.localCpus(),
+                    ceiling(tree, d), d.link()));
+        }
+    }
+
+    private static Pair pair(PciTree tree, Endpoint a, Endpoint b, String version) {
+        SmiPath smi = tree.path(a.address(), b.address());
+        String nccl = NcclPathTypes.ofSmi(smi);
+        List<LinkCeiling> links = new ArrayList<>();
+        List<String> unknown = new ArrayList<>();
+        for (String owner : tree.linkOwners(a.address(), b.address())) {
+            tree.device(owner).map(d -> ceiling(tree, d)).ifPresentOrElse(c -> {
+                if (c.isValue()) {
+                    links.add(c.get());
+                } else {
+                    unknown.add(c.reason());
+                }
+            }, () -> unknown.add(owner + " is not in the inventory"));
+        }
+        Fact<LinkCeiling> narrowest = links.stream().min(Comparator.comparingDouble(LinkCeiling::bestGbps))
+                .map(Fact::of).orElseGet(() -> Fact.absent(unknown.isEmpty() ? "no link on the path" : String.join("; ", unknown)));
+        return new Pair(a.label(), b.label(), smi, nccl, NcclPathTypes.number(nccl, version), links, narrowest);
+    }
+
+    /**
+     * A GPU below its maximum speed is idling (GPUs drop to 2.5 GT/s to save power and retrain under load), so its
+     * ceiling is taken at the speed it returns to: the lower of its own and its port's maximum. Width never changes
+     * at run time and is taken as it is.
+     */
+    static Fact<LinkCeiling> ceiling(PciTree tree, PciDevice d) {
+        PciLink l = d.link();
+        if (d.kind() != DeviceKind.GPU || !l.speedGTps().isValue() || !l.maxSpeedGTps().isValue()
+                || l.speedGTps().get() >= l.maxSpeedGTps().get()) {
+            return LinkCeiling.of(d);
+        }
+        double load = l.maxSpeedGTps().get();
+        var port = tree.parent(d.address()).map(p -> p.link().maxSpeedGTps()).filter(Fact::isValue).map(Fact::get);
+        if (port.isPresent()) {
+            load = Math.min(load, port.get());
+        }
+        PciLink underLoad = new PciLink(Fact.of(load), l.width(), l.maxSpeedGTps(), l.maxWidth());
+        return LinkCeiling.of(new PciDevice(d.address(), d.vendorId(), d.deviceId(), d.classCode(), d.kind(), d.names(),
+                d.driver(), d.numaNode(), d.sysfsPath(), underLoad, d.config(), d.aer(), d.localCpus()));
+    }
+
+    public Endpoint endpoint(String label) {
+        return endpoints.stream().filter(e -> e.label().equals(label)).findFirst().orElseThrow();
+    }
+
+    public Pair pair(String a, String b) {
+        return pairs.stream().filter(p -> (p.a().equals(a) && p.b().equals(b)) || (p.a().equals(b) && p.b().equals(a)))
+                .findFirst().orElseThrow(() -> new IllegalArgumentException("no pair " + a + "-" + b));
+    }
+}

@@ -1,0 +1,20 @@
+package io.nccldoctor.reports;
+
+import io.nccldoctor.core.Fact;
+import io.nccldoctor.core.Snapshot;
+import io.nccldoctor.pcie.PlatformIdentity;
+import io.nccldoctor.pcie.Topology;
+import java.util.List;
+
+/**
+ * The JSON document of {@code topo --json}: the snapshot it was computed from, the platform identity, the topology
+ * (devices, pairs with nvidia-smi and NCCL path types and their links), the topology findings and the exit code.
+ */
+public record TopoReport(int schemaVersion, String kind, Snapshot snapshot, Fact<PlatformIdentity> platform,
+                         Fact<Topology> topology, List<Finding> findings, List<Evaluation.NotChecked> notChecked,
+                         int exitCode) {
+
+    public static TopoReport of(Snapshot s, Fact<PlatformIdentity> platform, Fact<Topology> topology, Evaluation e) {
+        return new TopoReport(Snapshot.SCHEMA_VERSION, "topo", s, platform, topology, e.findings(), e.notChecked(), e.exitCode());
+    }
+}

@@ -1,0 +1,139 @@
+package io.nccldoctor.reports;
+
+import io.nccldoctor.core.Fact;
+import io.nccldoctor.pcie.LinkCeiling;
+import io.nccldoctor.pcie.NcclPathTypes;
+import io.nccldoctor.pcie.PlatformIdentity;
+import io.nccldoctor.pcie.SmiPath;
+import io.nccldoctor.pcie.Topology;
+import java.util.List;
+import java.util.Locale;
+
+/** {@code nccl-doctor topo}: an nvidia-smi-style matrix, the NCCL path of every pair with its narrowest link. */
+public final class TopoText {
+
+    private final StringBuilder out = new StringBuilder();
+
+    private TopoText() {
+    }
+
+    public static String render(Topology t, Fact<PlatformIdentity> platform, List<Finding> findings) {
+        TopoText r = new TopoText();
+        r.platform(platform);
+        if (t.endpoints().isEmpty()) {
+            r.line("No NVIDIA GPU and no NIC on the PCI bus: nothing to draw.");
+        } else {
+            r.matrix(t);
+            r.pairs(t);
+            r.links(t);
+        }
+        r.findings(findings);
+        return r.out.toString();
+    }
+
+    private void platform(Fact<PlatformIdentity> p) {
+        line("Platform: " + p.map(i -> i.codename() + " (" + i.platformClass().name().toLowerCase(Locale.ROOT).replace('_', ' ') + ")")
+                .orElse(p.describe()));
+        line("");
+    }
+
+    private void matrix(Topology t) {
+        List<Topology.Endpoint> eps = t.endpoints();
+        StringBuilder head = new StringBuilder(pad("", 8));
+        eps.forEach(e -> head.append(pad(e.label(), 6)));
+        head.append(pad("CPU Affinity", 16)).append("NUMA Affinity");
+        line(head.toString());
+        for (Topology.Endpoint a : eps) {
+            StringBuilder row = new StringBuilder(pad(a.label(), 8));
+            for (Topology.Endpoint b : eps) {
+                row.append(pad(a == b ? "X" : t.pair(a.label(), b.label()).smiPath().name(), 6));
+            }
+            if (a.label().startsWith("GPU")) {
+                row.append(pad(a.localCpus().orElse("N/A"), 16)).append(a.numaNode().map(String::valueOf).orElse("N/A"));
+            }
+            line(row.toString());
+        }
+        line("");
+        line("Legend:");
+        for (SmiPath p : SmiPath.values()) {
+            line("  " + pad(p.name(), 5) + "= " + p.legend());
+        }
+        line("");
+        line("Devices:");
+        for (Topology.Endpoint e : eps) {
+            line("  " + pad(e.label() + ":", 7) + e.address() + "  " + e.name());
+        }
+        line("");
+    }
+
+    /** Each GPU's nearest NIC(s): the pairs whose path decides GPUDirect RDMA. The full pair list is in --json. */
+    private void pairs(Topology t) {
+        int threshold = NcclPathTypes.number("PXB", t.ncclVersion());
+        line("Nearest NICs (NCCL " + t.ncclVersion() + " numbering, from " + t.ncclVersionSource()
+                + "; GPUDirect RDMA by default up to PXB = " + threshold + ")");
+        List<Topology.Endpoint> nics = t.endpoints().stream().filter(e -> e.label().startsWith("NIC")).toList();
+        for (Topology.Endpoint g : t.endpoints()) {
+            if (!g.label().startsWith("GPU") || nics.isEmpty()) {
+                continue;
+            }
+            List<Topology.Pair> byPath = nics.stream().map(n -> t.pair(g.label(), n.label()))
+                    .sorted(java.util.Comparator.comparing(Topology.Pair::smiPath)).toList();
+            SmiPath best = byPath.get(0).smiPath();
+            for (Topology.Pair p : byPath) {
+                if (p.smiPath() != best) {
+                    break;
+                }
+                String nic = p.a().equals(g.label()) ? p.b() : p.a();
+                line("  " + pad(g.label() + "-" + nic, 11) + pad(t.endpoint(nic).name(), 9) + pad(p.ncclPath() + " (" + p.ncclNumber() + ")", 9)
+                        + pad(p.ncclNumber() <= threshold ? "GDR on" : "GDR off", 8) + p.narrowest().fold(TopoText::ceiling, why -> "link unknown: " + why));
+            }
+        }
+        if (nics.isEmpty()) {
+            line("  no NIC on the PCI bus");
+        }
+        line("");
+    }
+
+    private void links(Topology t) {
+        line("Links (current / maximum; usable one-direction bandwidth at the negotiated MaxPayload)");
+        for (Topology.Endpoint e : t.endpoints()) {
+            var l = e.linkState();
+            String now = l.speedGTps().map(s -> fmt(s) + " GT/s").orElse("?") + " x" + l.width().map(String::valueOf).orElse("?");
+            String max = l.maxSpeedGTps().map(s -> fmt(s) + " GT/s").orElse("?") + " x" + l.maxWidth().map(String::valueOf).orElse("?");
+            line("  " + pad(e.label(), 7) + pad(now + " / " + max, 34) + e.link().fold(TopoText::ceiling, why -> why));
+        }
+        line("");
+    }
+
+    static String ceiling(LinkCeiling c) {
+        String usable = c.usableGbps().isValue()
+                ? String.format(Locale.ROOT, "%.1f GB/s (%.1f Gbit/s) at MaxPayload %d", c.usableGbps().get() / 8, c.usableGbps().get(), c.maxPayload().get())
+                : String.format(Locale.ROOT, "%.1f GB/s (%.1f Gbit/s) before TLP overhead; %s", c.rawGbps() / 8, c.rawGbps(), c.usableGbps().reason());
+        return c.label() + " " + c.device() + ": " + usable;
+    }
+
+    private void findings(List<Finding> findings) {
+        if (findings.isEmpty()) {
+            line("Findings: none");
+            return;
+        }
+        line("Findings");
+        for (Finding f : findings) {
+            line("  " + pad(f.severity().label().toUpperCase(Locale.ROOT), 6) + f.code() + "  " + f.subject() + ": " + f.title());
+            f.evidence().forEach(e -> line("        - " + e));
+            line("        fix: " + f.remedy());
+        }
+    }
+
+    private static String fmt(double d) {
+        return String.format(Locale.ROOT, "%.1f", d);
+    }
+
+    private void line(String s) {
+        out.append(s.stripTrailing()).append('\n');
+    }
+
+    private static String pad(String s, int w) {
+        return s.length() >= w ? s + " " : s + " ".repeat(w - s.length());
+    }
+}

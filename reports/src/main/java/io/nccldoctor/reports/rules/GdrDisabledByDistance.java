@@ -1,0 +1,71 @@
+package io.nccldoctor.reports.rules;
+
+import io.nccldoctor.core.Snapshot;
+import io.nccldoctor.pcie.NcclPathTypes;
+import io.nccldoctor.pcie.SmiPath;
+import io.nccldoctor.pcie.Topology;
+import io.nccldoctor.reports.Finding;
+import io.nccldoctor.reports.Outcome;
+import io.nccldoctor.reports.Rule;
+import io.nccldoctor.reports.RuleContext;
+import io.nccldoctor.reports.RuleInfo;
+import io.nccldoctor.reports.Severity;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A GPU whose nearest NIC is farther than PXB: NCCL's default GDR threshold (nccl-internals §4.2), so its network
+ * traffic is staged through host memory. The field report's "GPU Direct RDMA Disabled (distance 8 > 5)".
+ */
+public final class GdrDisabledByDistance implements Rule {
+
+    static final RuleInfo INFO = new RuleInfo("GDR_DISABLED_BY_DISTANCE", Severity.WARN,
+            "GPU and its nearest NIC are farther apart than PXB: NCCL disables GPUDirect RDMA by default",
+            "NCCL uses GPUDirect RDMA for a GPU-NIC pair only when their PCIe path is at most NCCL_NET_GDR_LEVEL, by "
+                    + "default PXB: both behind a PCIe switch. When the path crosses the CPU root complex (PHB) or the "
+                    + "socket interconnect (SYS), NCCL logs 'GPU Direct RDMA Disabled for GPU ... (distance D > T)' and "
+                    + "stages every transfer through host memory; the numbers D and T are PATH_* values that differ by "
+                    + "NCCL version (8 > 5 in 2.27.5+ is PHB > PXB). NCCL_NET_GDR_LEVEL=PHB (exactly so: lower case is "
+                    + "silently ignored) enables it anyway, which is safe on server platforms but not on Intel client "
+                    + "CPUs, where NIC reads from GPU memory across root ports fail without any error.",
+            "the PCIe path of every GPU to its nearest NIC (sysfs), and the NCCL version's PATH_* numbering",
+            "Put GPU and NIC behind one PCIe switch or on one root port's switch (the real fix), or set "
+                    + "NCCL_NET_GDR_LEVEL=PHB per job after checking NIC reads with `ib_read_bw --use_cuda` "
+                    + "(never on an Intel client platform); keep the same NUMA node at least.");
+
+    @Override
+    public RuleInfo info() {
+        return INFO;
+    }
+
+    @Override
+    public Outcome check(Snapshot s, RuleContext ctx) {
+        var topology = GpuNicPaths.topology(s, ctx);
+        if (topology.isEmpty()) {
+            return Outcome.waived("the PCI bus could not be read");
+        }
+        Topology t = topology.get();
+        List<GpuNicPaths.Nearest> nearest = GpuNicPaths.nearest(t);
+        if (nearest.isEmpty()) {
+            return Outcome.waived("needs an NVIDIA GPU and a NIC");
+        }
+        String v = t.ncclVersion();
+        int threshold = NcclPathTypes.number("PXB", v);
+        List<Finding> findings = new ArrayList<>();
+        for (GpuNicPaths.Nearest n : nearest) {
+            if (n.path().compareTo(SmiPath.PXB) <= 0) {
+                continue;
+            }
+            Topology.Pair p = n.pairs().get(0);
+            String nic = GpuNicPaths.other(p, n.gpu().label());
+            findings.add(finding(n.gpu().label() + "-" + nic, n.gpu().label() + " " + n.gpu().address() + " reaches its nearest NIC "
+                    + nic + " (" + t.endpoint(nic).name() + ") through " + p.ncclPath() + ": GPUDirect RDMA off by default",
+                    List.of("path " + p.smiPath() + " (nvidia-smi), PATH_" + p.ncclPath() + " = " + p.ncclNumber() + " in NCCL " + v
+                                    + " (" + t.ncclVersionSource() + ")",
+                            "NCCL will log: GPU Direct RDMA Disabled ... (distance " + p.ncclNumber() + " > " + threshold + ") = "
+                                    + NcclPathTypes.decodeDistance(p.ncclNumber(), threshold, v),
+                            "NCCL_NET_GDR_LEVEL=" + p.ncclPath() + " would enable it for this pair")));
+        }
+        return findings.isEmpty() ? Outcome.pass() : Outcome.flag(findings);
+    }
+}
