@@ -200,10 +200,11 @@ def threadripper_pro():
 def epyc_two_socket():
     """2 x EPYC 9654: two GPUs on socket 0 (two root complexes), the only ConnectX-7 on socket 1."""
     devices = [
-        dev("pci0000:00/0000:00:01.1", "1022", "14ab", "060400", "root port", "32.0", 16, 0, mps=512, mpsCap=512, driver="pcieport"),
+        dev("pci0000:00/0000:00:01.1", "1022", "14ab", "060400", "root port", "16.0", 16, 0, maxSpeed="32.0", mps=512, mpsCap=512, driver="pcieport"),
         dev("pci0000:00/0000:00:01.1/0000:01:00.0", "10de", "26b9", "030200", "endpoint", "16.0", 16, 0, mps=256, mpsCap=256, driver="nvidia"),
-        dev("pci0000:20/0000:20:01.1", "1022", "14ab", "060400", "root port", "32.0", 16, 0, mps=512, mpsCap=512, driver="pcieport"),
-        dev("pci0000:20/0000:20:01.1/0000:21:00.0", "10de", "26b9", "030200", "endpoint", "16.0", 16, 0, mps=256, mpsCap=256, driver="nvidia"),
+        dev("pci0000:20/0000:20:01.1", "1022", "14ab", "060400", "root port", "16.0", 8, 0, maxSpeed="32.0", maxWidth=16, mps=512, mpsCap=512, driver="pcieport"),
+        # trained at x8 although card and port are x16: the degraded link of this fixture
+        dev("pci0000:20/0000:20:01.1/0000:21:00.0", "10de", "26b9", "030200", "endpoint", "16.0", 8, 0, maxWidth=16, mps=256, mpsCap=256, driver="nvidia"),
         dev("pci0000:80/0000:80:01.1", "1022", "14ab", "060400", "root port", "32.0", 16, 1, mps=512, mpsCap=512, driver="pcieport"),
         dev("pci0000:80/0000:80:01.1/0000:81:00.0", "15b3", "1021", "020000", "endpoint", "32.0", 16, 1, mps=512, mpsCap=512,
             driver="mlx5_core", rdma=["mlx5_0"]),

@@ -121,11 +121,31 @@ public final class PciTree {
         return d == null ? Fact.absent("unknown device " + address) : d.numaNode();
     }
 
-    /** The nvidia-smi path type between two devices. */
+    /**
+     * The nvidia-smi path type between two devices. Two functions on the same port (the ports of a dual-port NIC)
+     * share a single bridge: PIX, although NCCL, which skips root ports, sees them meet at the CPU.
+     */
     public SmiPath path(String a, String b) {
         if (a.equals(b)) {
             return SmiPath.X;
         }
+        List<String> ba = bridges(a);
+        List<String> bb = bridges(b);
+        if (!ba.isEmpty() && !bb.isEmpty() && ba.get(ba.size() - 1).equals(bb.get(bb.size() - 1))) {
+            return SmiPath.PIX;
+        }
+        return beyondPort(a, b);
+    }
+
+    /** NCCL's path type: PIX/PXB below a shared switch, else PHB within a NUMA node (numa_node -1 counts as 0), else SYS. */
+    public String ncclPath(String a, String b) {
+        if (a.equals(b)) {
+            return "LOC";
+        }
+        return NcclPathTypes.ofSmi(beyondPort(a, b));
+    }
+
+    private SmiPath beyondPort(String a, String b) {
         Optional<Integer> hops = switchHops(a, b);
         if (hops.isPresent()) {
             return hops.get() <= 1 ? SmiPath.PIX : SmiPath.PXB;

@@ -66,7 +66,7 @@ public record Topology(String ncclVersion, String ncclVersionSource, List<Endpoi
 
     private static Pair pair(PciTree tree, Endpoint a, Endpoint b, String version) {
         SmiPath smi = tree.path(a.address(), b.address());
-        String nccl = NcclPathTypes.ofSmi(smi);
+        String nccl = tree.ncclPath(a.address(), b.address());
         List<LinkCeiling> links = new ArrayList<>();
         List<String> unknown = new ArrayList<>();
         for (String owner : tree.linkOwners(a.address(), b.address())) {
