@@ -62,7 +62,7 @@ final class TopoCommand implements Callable<Integer> {
         if (json) {
             out.print(Json.write(TopoReport.of(s, TopologyView.platform(s), topology, e)));
         } else if (topology.isValue()) {
-            out.print(TopoText.render(topology.get(), TopologyView.platform(s), e.findings()));
+            out.print(TopoText.render(topology.get(), TopologyView.devices(s).orElseThrow(), TopologyView.platform(s), e.findings()));
         } else {
             out.println("No topology: " + topology.reason());
         }

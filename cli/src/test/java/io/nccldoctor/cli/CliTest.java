@@ -154,4 +154,36 @@ class CliTest {
         assertThat(r.code()).isZero();
         assertThat(r.out()).startsWith("nccl-doctor ").contains("\njava ").contains("\nnccl").contains("\ncuda driver").contains("\ncuda runtime");
     }
+
+    static final String FIXTURES = "../pcie-inspect/src/test/resources/fixtures/captures/";
+
+    @Test
+    void topoOnTheArrowLakeFixturePrintsTheMatrixAndTheFieldReportsDistance() {
+        Run r = run("topo", "--from", FIXTURES + "arrowlake-ws", "--nccl-version", "2.27.5");
+        assertThat(r.code()).as("warnings and infos only").isZero();
+        assertThat(r.out()).contains("Platform: Arrow Lake-S (intel client)")
+                .contains("GPU0    X     PHB   PHB")
+                .contains("GPU0-NIC0  mlx5_0   PHB (8)  GDR off")
+                .contains("(distance 8 > 5) = PHB > PXB")
+                .contains("INTEL_CLIENT_P2P_READS");
+    }
+
+    @Test
+    void topoJsonAndExitCodeFollowTheFindings() throws Exception {
+        Run r = run("topo", "--from", FIXTURES + "epyc-2s", "--json");
+        assertThat(r.code()).as("LINK_DEGRADED is an error").isEqualTo(1);
+        JsonNode doc = Json.mapper().readTree(r.out());
+        assertThat(doc.get("kind").asText()).isEqualTo("topo");
+        assertThat(doc.at("/topology/value/pairs")).hasSize(3);
+        assertThat(doc.at("/topology/value/pairs/1/smiPath").asText()).isEqualTo("SYS");
+        assertThat(doc.at("/platform/value/platformClass").asText()).isEqualTo("AMD_EPYC");
+    }
+
+    @Test
+    void topoRejectsAnUnusableNcclVersion() {
+        Run r = run("topo", "--nccl-version", "2.5");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("--nccl-version 2.5");
+        assertThat(run("topo").code()).as("this VM: no GPU, no NIC with RDMA; nothing at error level").isZero();
+    }
 }

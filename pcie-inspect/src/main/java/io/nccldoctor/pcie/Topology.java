@@ -32,16 +32,18 @@ public record Topology(String ncclVersion, String ncclVersionSource, List<Endpoi
     }
 
     /**
-     * @param rdmaNames PCI address → RDMA device name. When any NIC has one, only NICs with an RDMA device are
-     *                  endpoints (NCCL's IB/RoCE transport uses nothing else, and nvidia-smi lists only those);
-     *                  otherwise every network function is.
+     * @param rdmaNames PCI address → RDMA device name. NIC endpoints are the NICs NCCL's IB/RoCE transport could
+     *                  use (nvidia-smi lists the same): those with an RDMA device; when no NIC has one (the RDMA
+     *                  driver is not loaded), InfiniBand-class functions and Mellanox/NVIDIA NICs (vendor 15b3).
+     *                  A virtio or onboard management NIC is no endpoint.
      */
     public static Topology of(List<PciDevice> devices, Map<String, String> rdmaNames, String ncclVersion, String source) {
         PciTree tree = PciTree.of(devices);
         List<Endpoint> endpoints = new ArrayList<>();
         label(tree, devices, DeviceKind.GPU, "GPU", rdmaNames, endpoints);
         boolean rdma = devices.stream().anyMatch(d -> d.kind() == DeviceKind.NIC && rdmaNames.containsKey(d.address()));
-        List<PciDevice> nics = devices.stream().filter(d -> d.kind() != DeviceKind.NIC || !rdma || rdmaNames.containsKey(d.address())).toList();
+        List<PciDevice> nics = devices.stream().filter(d -> d.kind() != DeviceKind.NIC
+                || (rdma ? rdmaNames.containsKey(d.address()) : rdmaCapable(d))).toList();
         label(tree, nics, DeviceKind.NIC, "NIC", rdmaNames, endpoints);
         List<Pair> pairs = new ArrayList<>();
         for (int i = 0; i < endpoints.size(); i++) {
@@ -50,6 +52,11 @@ public record Topology(String ncclVersion, String ncclVersionSource, List<Endpoi
             }
         }
         return new Topology(ncclVersion, source, endpoints, pairs);
+    }
+
+    /** InfiniBand class (0207) or a Mellanox/NVIDIA network function (15b3): RDMA-capable once its driver is loaded. */
+    static boolean rdmaCapable(PciDevice d) {
+        return d.classCode().startsWith("0207") || d.vendorId().equals("15b3");
     }
 
     private static void label(PciTree tree, List<PciDevice> devices, DeviceKind kind, String prefix,

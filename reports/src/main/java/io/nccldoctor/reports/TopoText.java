@@ -2,6 +2,7 @@ package io.nccldoctor.reports;
 
 import io.nccldoctor.core.Fact;
 import io.nccldoctor.pcie.LinkCeiling;
+import io.nccldoctor.pcie.PciDevice;
 import io.nccldoctor.pcie.NcclPathTypes;
 import io.nccldoctor.pcie.PlatformIdentity;
 import io.nccldoctor.pcie.SmiPath;
@@ -17,11 +18,13 @@ public final class TopoText {
     private TopoText() {
     }
 
-    public static String render(Topology t, Fact<PlatformIdentity> platform, List<Finding> findings) {
+    public static String render(Topology t, List<PciDevice> devices, Fact<PlatformIdentity> platform, List<Finding> findings) {
         TopoText r = new TopoText();
         r.platform(platform);
         if (t.endpoints().isEmpty()) {
-            r.line("No NVIDIA GPU and no NIC on the PCI bus: nothing to draw.");
+            r.line("No NVIDIA GPU and no RDMA-capable NIC on the PCI bus: no GPU/NIC matrix to draw.");
+            r.line("");
+            r.inventory(devices);
         } else {
             r.matrix(t);
             r.pairs(t);
@@ -34,6 +37,17 @@ public final class TopoText {
     private void platform(Fact<PlatformIdentity> p) {
         line("Platform: " + p.map(i -> i.codename() + " (" + i.platformClass().name().toLowerCase(Locale.ROOT).replace('_', ' ') + ")")
                 .orElse(p.describe()));
+        line("");
+    }
+
+    private void inventory(List<PciDevice> devices) {
+        line("PCI functions found (" + devices.size() + "):");
+        for (PciDevice d : devices) {
+            line("  " + d.address() + "  " + pad(d.kind().name().toLowerCase(Locale.ROOT).replace('_', ' '), 12) + d.ids() + "  "
+                    + d.names().fold(n -> n.vendor() + " " + n.device(), why -> "class " + d.classCode())
+                    + "  link " + d.link().speedGTps().fold(v -> fmt(v) + " GT/s x" + d.link().width().fold(String::valueOf, w -> "?"),
+                            why -> "unknown (" + why + ")"));
+        }
         line("");
     }
 
@@ -72,6 +86,11 @@ public final class TopoText {
         line("Nearest NICs (NCCL " + t.ncclVersion() + " numbering, from " + t.ncclVersionSource()
                 + "; GPUDirect RDMA by default up to PXB = " + threshold + ")");
         List<Topology.Endpoint> nics = t.endpoints().stream().filter(e -> e.label().startsWith("NIC")).toList();
+        if (t.endpoints().stream().noneMatch(e -> e.label().startsWith("GPU"))) {
+            line("  no NVIDIA GPU on the PCI bus");
+            line("");
+            return;
+        }
         for (Topology.Endpoint g : t.endpoints()) {
             if (!g.label().startsWith("GPU") || nics.isEmpty()) {
                 continue;
