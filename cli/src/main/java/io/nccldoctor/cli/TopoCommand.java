@@ -12,7 +12,12 @@ import io.nccldoctor.reports.TopoReport;
 import io.nccldoctor.reports.TopoText;
 import io.nccldoctor.reports.TopologyView;
 import io.nccldoctor.reports.rules.Registry;
+import io.nccldoctor.core.Host;
+import io.nccldoctor.core.InputException;
+import io.nccldoctor.pcie.TopologyComparison;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -46,23 +51,43 @@ final class TopoCommand implements Callable<Integer> {
             description = "Number path types as this NCCL version does (default: the NCCL this node loads, else the newest known).")
     String ncclVersion;
 
+    @Mixin
+    TopoSources sources;
+
+    @Option(names = "--compare-nvidia-smi", paramLabel = "FILE|live",
+            description = "Compare with `nvidia-smi topo -m` output (a file, or 'live' to run it) and list every pair that differs.")
+    String compareSmi;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
-        Snapshot s = Snapshots.take(hostOptions.host(), Probes.node(), spec.commandLine().getParseResult().originalArgs(),
-                VersionInfo.toolVersion(), Clock.systemUTC());
+        List<String> argv = spec.commandLine().getParseResult().originalArgs();
+        List<String> problems = new ArrayList<>();
+        if (sources.given() && hostOptions.from != null) {
+            throw new InputException("--from reads a capture; --lspci-* and --nccl-topo-xml read text: give one source");
+        }
+        Host host = sources.given() ? null : hostOptions.host();
+        Snapshot s = host == null ? sources.snapshot(argv, VersionInfo.toolVersion(), problems)
+                : Snapshots.take(host, Probes.node(), argv, VersionInfo.toolVersion(), Clock.systemUTC());
         Optional<String> version = Optional.ofNullable(ncclVersion);
         RuleContext ctx = new RuleContext(Configs.rules(null, Registry.nodeRules()), NodeShape.none(), version);
         Evaluation e = Evaluation.of(s, Registry.topologyRules(), ctx);
         Fact<Topology> topology = TopologyView.of(s, version).map(Fact::of)
                 .orElseGet(() -> Fact.absent("the PCI bus could not be read"));
+        Fact<TopologyComparison> comparison = compareSmi == null ? Fact.absent("not asked (--compare-nvidia-smi)")
+                : topology.map(t -> TopologyComparison.of(t, SmiSource.matrix(compareSmi, host)));
         var out = spec.commandLine().getOut();
         if (json) {
-            out.print(Json.write(TopoReport.of(s, TopologyView.platform(s), topology, e)));
+            out.print(Json.write(TopoReport.of(s, TopologyView.platform(s), topology, comparison, problems, e)));
         } else if (topology.isValue()) {
             out.print(TopoText.render(topology.get(), TopologyView.devices(s).orElseThrow(), TopologyView.platform(s), e.findings()));
+            comparison.map(c -> {
+                out.print(TopoText.comparison(c));
+                return c;
+            });
+            problems.forEach(p -> out.println("not understood: " + p));
         } else {
             out.println("No topology: " + topology.reason());
         }

@@ -33,4 +33,12 @@ public record PciDevice(String address, String vendorId, String deviceId, String
     public String ids() {
         return vendorId + ":" + deviceId;
     }
+
+    /** The lspci name when known, else the ids, else (ids unknown, as in virtual topology files) the class. */
+    public String label() {
+        if (names.isValue() && !names.get().device().isBlank()) {
+            return (names.get().vendor() + " " + names.get().device()).strip();
+        }
+        return vendorId.equals("0000") ? "class " + classCode : ids();
+    }
 }

@@ -65,7 +65,7 @@ public record Topology(String ncclVersion, String ncclVersionSource, List<Endpoi
                 .sorted(Comparator.comparing(PciDevice::address)).toList();
         for (int i = 0; i < ofKind.size(); i++) {
             PciDevice d = ofKind.get(i);
-            String name = rdmaNames.getOrDefault(d.address(), d.names().map(n -> n.device()).orElse(d.ids()));
+            String name = rdmaNames.getOrDefault(d.address(), d.label());
             out.add(new Endpoint(prefix + i, d.address(), kind, name, tree.numaNode(d.address()), d.localCpus(),
                     ceiling(tree, d), d.link()));
         }

@@ -4,6 +4,7 @@ import io.nccldoctor.core.Fact;
 import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.pcie.PlatformIdentity;
 import io.nccldoctor.pcie.Topology;
+import io.nccldoctor.pcie.TopologyComparison;
 import java.util.List;
 
 /**
@@ -11,10 +12,12 @@ import java.util.List;
  * (devices, pairs with nvidia-smi and NCCL path types and their links), the topology findings and the exit code.
  */
 public record TopoReport(int schemaVersion, String kind, Snapshot snapshot, Fact<PlatformIdentity> platform,
-                         Fact<Topology> topology, List<Finding> findings, List<Evaluation.NotChecked> notChecked,
-                         int exitCode) {
+                         Fact<Topology> topology, Fact<TopologyComparison> nvidiaSmi, List<String> notUnderstood,
+                         List<Finding> findings, List<Evaluation.NotChecked> notChecked, int exitCode) {
 
-    public static TopoReport of(Snapshot s, Fact<PlatformIdentity> platform, Fact<Topology> topology, Evaluation e) {
-        return new TopoReport(Snapshot.SCHEMA_VERSION, "topo", s, platform, topology, e.findings(), e.notChecked(), e.exitCode());
+    public static TopoReport of(Snapshot s, Fact<PlatformIdentity> platform, Fact<Topology> topology,
+                                Fact<TopologyComparison> nvidiaSmi, List<String> notUnderstood, Evaluation e) {
+        return new TopoReport(Snapshot.SCHEMA_VERSION, "topo", s, platform, topology, nvidiaSmi, List.copyOf(notUnderstood),
+                e.findings(), e.notChecked(), e.exitCode());
     }
 }

@@ -124,6 +124,17 @@ public final class TopoText {
         line("");
     }
 
+    /** The pairs where nvidia-smi and this tool disagree (rule zero for topology). */
+    public static String comparison(io.nccldoctor.pcie.TopologyComparison c) {
+        TopoText r = new TopoText();
+        r.line("");
+        r.line("Against nvidia-smi topo -m: " + c.agreements() + " pairs agree, " + c.differences().size() + " differ");
+        c.differences().forEach(d -> r.line("  differs: " + d));
+        c.nvlink().forEach(d -> r.line("  NVLink (invisible to PCIe): " + d));
+        c.unmatched().forEach(d -> r.line("  no counterpart: " + d));
+        return r.out.toString();
+    }
+
     static String ceiling(LinkCeiling c) {
         String usable = c.usableGbps().isValue()
                 ? String.format(Locale.ROOT, "%.1f GB/s (%.1f Gbit/s) at MaxPayload %d", c.usableGbps().get() / 8, c.usableGbps().get(), c.maxPayload().get())

@@ -1,0 +1,77 @@
+package io.nccldoctor.pcie;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Our matrix against nvidia-smi's, pair by pair (rule zero for topology). GPUs are matched by index (both number
+ * them in PCI bus order), NICs by their RDMA name (NIC legend or old-style column name), else by index.
+ *
+ * @param unmatched   labels of either side that have no counterpart
+ * @param agreements  how many pairs agree
+ * @param differences one line per pair that differs: "GPU0-NIC1: nvidia-smi PXB, nccl-doctor PHB"
+ * @param nvlink      pairs nvidia-smi reports as NVLink (NV#), which PCIe cannot show
+ */
+public record TopologyComparison(List<String> unmatched, int agreements, List<String> differences, List<String> nvlink) {
+
+    public static TopologyComparison of(Topology ours, SmiTopoMatrix smi) {
+        Map<String, String> toOurs = new LinkedHashMap<>();
+        List<String> unmatched = new ArrayList<>();
+        for (String label : smi.devices()) {
+            String mapped = match(ours, smi, label);
+            if (mapped == null) {
+                unmatched.add("nvidia-smi " + label + " (" + smi.name(label) + ")");
+            } else {
+                toOurs.put(label, mapped);
+            }
+        }
+        for (Topology.Endpoint e : ours.endpoints()) {
+            if (!toOurs.containsValue(e.label())) {
+                unmatched.add("nccl-doctor " + e.label() + " (" + e.name() + ")");
+            }
+        }
+        int agree = 0;
+        List<String> differences = new ArrayList<>();
+        List<String> nvlink = new ArrayList<>();
+        List<String> labels = new ArrayList<>(toOurs.keySet());
+        for (int i = 0; i < labels.size(); i++) {
+            for (int j = i + 1; j < labels.size(); j++) {
+                String a = labels.get(i);
+                String b = labels.get(j);
+                String theirs = smi.cells().getOrDefault(a, Map.of()).get(b);
+                if (theirs == null) {
+                    continue;
+                }
+                String mine = ours.pair(toOurs.get(a), toOurs.get(b)).smiPath().name();
+                String pair = a + "-" + b + (a.equals(toOurs.get(a)) && b.equals(toOurs.get(b)) ? "" : " (" + toOurs.get(a) + "-" + toOurs.get(b) + ")");
+                if (theirs.startsWith("NV")) {
+                    nvlink.add(pair + ": " + theirs + " (PCIe path " + mine + ")");
+                } else if (theirs.equals(mine)) {
+                    agree++;
+                } else {
+                    differences.add(pair + ": nvidia-smi " + theirs + ", nccl-doctor " + mine);
+                }
+            }
+        }
+        return new TopologyComparison(unmatched, agree, differences, nvlink);
+    }
+
+    private static String match(Topology ours, SmiTopoMatrix smi, String label) {
+        if (label.startsWith("GPU")) {
+            String ourLabel = label;
+            return ours.endpoints().stream().anyMatch(e -> e.label().equals(ourLabel)) ? label : null;
+        }
+        String name = smi.name(label);
+        for (Topology.Endpoint e : ours.endpoints()) {
+            if (e.kind() == DeviceKind.NIC && e.name().equals(name)) {
+                return e.label();
+            }
+        }
+        if (label.startsWith("NIC") && ours.endpoints().stream().anyMatch(e -> e.label().equals(label))) {
+            return label;
+        }
+        return null;
+    }
+}

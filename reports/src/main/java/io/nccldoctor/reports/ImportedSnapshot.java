@@ -1,0 +1,35 @@
+package io.nccldoctor.reports;
+
+import io.nccldoctor.core.Fact;
+import io.nccldoctor.core.Snapshot;
+import io.nccldoctor.gdr.RdmaDevices;
+import io.nccldoctor.gdr.RdmaProbe;
+import io.nccldoctor.pcie.PciDevice;
+import io.nccldoctor.pcie.PciInventory;
+import io.nccldoctor.pcie.PciInventoryProbe;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A snapshot made from pasted text (lspci, NCCL topology XML) instead of a host, so that the same rules judge it.
+ * It holds only what the text gave: a PCI section, and RDMA names where the text named them.
+ */
+public final class ImportedSnapshot {
+
+    private ImportedSnapshot() {
+    }
+
+    public static Snapshot of(List<PciDevice> devices, Map<String, String> rdmaNames, String source, List<String> argv,
+                              String toolVersion, String createdAt) {
+        Map<String, Object> sections = new LinkedHashMap<>();
+        sections.put(PciInventoryProbe.KEY, new PciInventory(Fact.of(devices), Fact.absent("names come from " + source)));
+        if (!rdmaNames.isEmpty()) {
+            List<RdmaDevices.RdmaDevice> rdma = rdmaNames.entrySet().stream()
+                    .map(e -> new RdmaDevices.RdmaDevice(e.getValue(), Fact.of(e.getKey()), Fact.absent("not in " + source))).toList();
+            sections.put(RdmaProbe.KEY, new RdmaDevices(Fact.of(rdma)));
+        }
+        return new Snapshot(Snapshot.SCHEMA_VERSION, toolVersion, "unknown (" + source + ")", createdAt, source, argv,
+                Map.of(), sections);
+    }
+}
