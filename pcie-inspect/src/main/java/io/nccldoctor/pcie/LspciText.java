@@ -273,17 +273,19 @@ public final class LspciText {
     }
 
     /** Vendors NCCL topologies contain, by the name pci.ids gives them: lspci -tv prints names, not ids. */
-    private static final java.util.Map<String, String> VENDOR_NAMES = java.util.Map.of(
-            "nvidia corporation", "10de", "mellanox technologies", "15b3", "intel corporation", "8086",
-            "advanced micro devices", "1022", "broadcom / lsi", "1000", "plx technology", "10b5", "broadcom inc", "14e4");
+    private static final List<String[]> VENDOR_NAMES = List.of(
+            new String[] {"nvidia corporation", "10de"}, new String[] {"mellanox technologies", "15b3"},
+            new String[] {"intel corporation", "8086"}, new String[] {"advanced micro devices, inc. [amd/ati]", "1002"},
+            new String[] {"advanced micro devices", "1022"}, new String[] {"broadcom / lsi", "1000"},
+            new String[] {"plx technology", "10b5"}, new String[] {"broadcom inc", "14e4"});
 
+    /** The vendor id of a pci.ids vendor name at the start of {@code name}; "0000" (unknown) otherwise. */
     private static String vendorFromName(String name) {
         if (name == null) {
             return "0000";
         }
         String lower = name.toLowerCase(Locale.ROOT);
-        return VENDOR_NAMES.entrySet().stream().filter(e -> lower.startsWith(e.getKey())).map(java.util.Map.Entry::getValue)
-                .findFirst().orElse("0000");
+        return VENDOR_NAMES.stream().filter(v -> lower.startsWith(v[0])).map(v -> v[1]).findFirst().orElse("0000");
     }
 
     private PciDevice toDevice(Raw r) {
@@ -313,8 +315,23 @@ public final class LspciText {
         return new PcieConfig(Fact.absent(why), Fact.absent(why), Fact.absent(why), Fact.absent(why), Fact.absent(why));
     }
 
-    /** lspci -tv prints no class: a function with children is a bridge; otherwise NVIDIA → 3D, Mellanox → network. */
+    /** pciutils' class names (lib/pci.ids "C" lines) for the classes that matter here, for output without -nn. */
+    private static final Map<String, String> CLASS_NAMES = Map.of(
+            "host bridge", "060000", "pci bridge", "060400", "bridge", "068000", "ethernet controller", "020000",
+            "infiniband controller", "020700", "network controller", "028000", "3d controller", "030200",
+            "vga compatible controller", "030000", "display controller", "038000");
+
+    /**
+     * Without -nn the class comes from its name; lspci -tv prints no class at all: a function with children is a
+     * bridge, an NVIDIA function a GPU (unless audio, USB or NVSwitch), a Mellanox one a NIC.
+     */
     private String guessClass(Raw r) {
+        if (r.className != null) {
+            String byName = CLASS_NAMES.get(r.className.toLowerCase(Locale.ROOT));
+            if (byName != null) {
+                return byName;
+            }
+        }
         boolean hasChildren = raw.values().stream().anyMatch(c -> r.address.equals(c.parent));
         String name = r.name == null ? "" : r.name.toLowerCase(Locale.ROOT);
         if (hasChildren || name.contains("bridge") || name.contains("root port") || name.contains("switch")) {
