@@ -54,6 +54,9 @@ final class TopoCommand implements Callable<Integer> {
     @Mixin
     TopoSources sources;
 
+    @Mixin
+    TopoExport export;
+
     @Option(names = "--compare-nvidia-smi", paramLabel = "FILE|live",
             description = "Compare with `nvidia-smi topo -m` output (a file, or 'live' to run it) and list every pair that differs.")
     String compareSmi;
@@ -79,6 +82,10 @@ final class TopoCommand implements Callable<Integer> {
         Fact<TopologyComparison> comparison = compareSmi == null ? Fact.absent("not asked (--compare-nvidia-smi)")
                 : topology.map(t -> TopologyComparison.of(t, SmiSource.matrix(compareSmi, host)));
         var out = spec.commandLine().getOut();
+        String wrote = export.write(s);
+        if (wrote != null) {
+            spec.commandLine().getErr().println(wrote);
+        }
         if (json) {
             out.print(Json.write(TopoReport.of(s, TopologyView.platform(s), topology, comparison, problems, e)));
         } else if (topology.isValue()) {

@@ -69,7 +69,8 @@ public record TopologyComparison(List<String> unmatched, int agreements, List<St
                 return e.label();
             }
         }
-        if (label.startsWith("NIC") && ours.endpoints().stream().anyMatch(e -> e.label().equals(label))) {
+        // By position only when nvidia-smi gave no name: a legend name that this node lacks is a renamed device.
+        if (name.equals(label) && label.startsWith("NIC") && ours.endpoints().stream().anyMatch(e -> e.label().equals(label))) {
             return label;
         }
         return null;

@@ -1,0 +1,88 @@
+package io.nccldoctor.pcie;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Writes a PCI tree in NCCL's topology XML (reference/nccl-internals.md §9), for NCCL_TOPO_FILE on machines whose
+ * virtualisation hides the real hierarchy (nccl-tests#256: a VM shows every GPU on its own root port). One
+ * {@code <cpu>} per NUMA node; switches as nested {@code <pci>} elements keyed by their upstream port, as NCCL's own
+ * dump does; GPUs and NICs as leaf {@code <pci>} elements. GPU and NIC attributes (dev, sm, net names, speeds) are
+ * left to NCCL, which fills them in from the devices when it loads the file.
+ */
+public final class NcclTopoXmlWriter {
+
+    private NcclTopoXmlWriter() {
+    }
+
+    public static String write(List<PciDevice> devices, Platform.Cpu cpu) {
+        PciTree tree = PciTree.of(devices);
+        Map<Integer, List<PciDevice>> byNuma = new TreeMap<>();
+        for (PciDevice d : devices) {
+            if (d.kind() == DeviceKind.GPU || d.kind() == DeviceKind.NIC || d.kind() == DeviceKind.NVSWITCH) {
+                byNuma.computeIfAbsent(tree.numaNode(d.address()).orElse(0), k -> new ArrayList<>()).add(d);
+            }
+        }
+        StringBuilder out = new StringBuilder("<system version=\"1\">\n");
+        for (Map.Entry<Integer, List<PciDevice>> numa : byNuma.entrySet()) {
+            out.append("  <cpu numaid=\"").append(numa.getKey()).append('"');
+            cpu.vendor().map(v -> out.append(" vendor=\"").append(escape(v)).append('"'));
+            cpu.family().map(f -> out.append(" familyid=\"").append(f).append('"'));
+            cpu.model().map(m -> out.append(" modelid=\"").append(m).append('"'));
+            out.append(" arch=\"x86_64\">\n");
+            Node root = new Node(null);
+            for (PciDevice d : numa.getValue()) {
+                Node at = root;
+                List<String> switches = new ArrayList<>(tree.switches(d.address()));
+                java.util.Collections.reverse(switches);
+                for (String s : switches) {
+                    at = at.children.computeIfAbsent(s, Node::new);
+                }
+                at.children.put(d.address(), new Node(d.address()));
+            }
+            for (Node n : root.children.values()) {
+                emit(n, tree, out, 2);
+            }
+            out.append("  </cpu>\n");
+        }
+        return out.append("</system>\n").toString();
+    }
+
+    private static final class Node {
+        final String address;
+        final Map<String, Node> children = new LinkedHashMap<>();
+
+        Node(String address) {
+            this.address = address;
+        }
+    }
+
+    private static void emit(Node n, PciTree tree, StringBuilder out, int depth) {
+        String indent = "  ".repeat(depth);
+        PciDevice d = tree.device(n.address).orElse(null);
+        out.append(indent).append("<pci busid=\"").append(n.address).append('"');
+        if (d != null) {
+            out.append(" class=\"0x").append(d.classCode()).append("\" vendor=\"0x").append(d.vendorId())
+                    .append("\" device=\"0x").append(d.deviceId()).append('"');
+            d.link().maxSpeedGTps().map(s -> out.append(String.format(Locale.ROOT, " link_speed=\"%.1f GT/s PCIe\"", s)));
+            d.link().maxWidth().map(w -> out.append(" link_width=\"").append(w).append('"'));
+        }
+        if (n.children.isEmpty()) {
+            out.append("/>\n");
+            return;
+        }
+        out.append(">\n");
+        for (Node c : n.children.values()) {
+            emit(c, tree, out, depth + 1);
+        }
+        out.append(indent).append("</pci>\n");
+    }
+
+    private static String escape(String s) {
+        return s.replace("&", "&amp;").replace("\"", "&quot;").replace("<", "&lt;");
+    }
+}
