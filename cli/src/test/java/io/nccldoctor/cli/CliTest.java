@@ -186,4 +186,38 @@ class CliTest {
         assertThat(r.err()).contains("--nccl-version 2.5");
         assertThat(run("topo").code()).as("this VM: no GPU, no NIC with RDMA; nothing at error level").isZero();
     }
+
+    static final String PUBLIC = "../pcie-inspect/src/test/resources/fixtures/public/";
+
+    @Test
+    void lspciTextOfATicketIsAnalysedAndGarbageIsExit2() throws Exception {
+        Run r = run("topo", "--lspci-tree", PUBLIC + "lspci-tree-h200-kvm-vm-emulated-switches.txt");
+        assertThat(r.code()).isIn(0, 1);
+        assertThat(r.out()).contains("GPU0").contains("not understood: ");
+        Path junk = Files.writeString(tmp.resolve("junk.txt"), "hello\nthis is not lspci\n");
+        Run bad = run("topo", "--lspci-verbose", junk.toString());
+        assertThat(bad.code()).isEqualTo(2);
+        assertThat(bad.err()).contains("junk.txt: no PCI device found");
+        Run missing = run("topo", "--nccl-topo-xml", tmp.resolve("none.xml").toString());
+        assertThat(missing.code()).isEqualTo(2);
+        assertThat(missing.err()).contains("none.xml: cannot read (no such file)");
+    }
+
+    @Test
+    void aVendorTopologyFileAndAComparisonWithNvidiaSmi() {
+        Run r = run("topo", "--nccl-topo-xml", PUBLIC + "nccl-topo-azure-ndv5.xml", "--compare-nvidia-smi",
+                PUBLIC + "nvidia-smi-topo-h100-8gpu-8nic-pix.txt");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("GPU0-NIC0  class 020700 PIX (4)  GDR on").contains("Against nvidia-smi topo -m:");
+    }
+
+    @Test
+    void parseNvidiaSmiTopo() throws Exception {
+        Run r = run("parse", "nvidia-smi-topo", PUBLIC + "nvidia-smi-topo-a100-8gpu-10nic-epyc.txt", "--json");
+        assertThat(r.code()).isZero();
+        JsonNode doc = Json.mapper().readTree(r.out());
+        assertThat(doc.at("/cells/GPU0/NIC0").asText()).isEqualTo("PXB");
+        assertThat(doc.at("/nicLegend/NIC9").asText()).isEqualTo("mlx5_9");
+        assertThat(run("parse", "lspci", "x").code()).isEqualTo(2);
+    }
 }
