@@ -130,7 +130,9 @@ public final class TopoText {
         r.line("");
         r.line("Against nvidia-smi topo -m: " + c.agreements() + " pairs agree, " + c.differences().size() + " differ");
         c.differences().forEach(d -> r.line("  differs: " + d));
-        c.nvlink().forEach(d -> r.line("  NVLink (invisible to PCIe): " + d));
+        if (!c.nvlink().isEmpty()) {
+            r.line("  NVLink (invisible to PCIe): " + c.nvlink().size() + " pairs, e.g. " + c.nvlink().get(0) + " (all in --json)");
+        }
         c.unmatched().forEach(d -> r.line("  no counterpart: " + d));
         return r.out.toString();
     }
