@@ -1,16 +1,11 @@
 package io.nccldoctor.reports.rules;
 
 import io.nccldoctor.core.Snapshot;
-import io.nccldoctor.pcie.PciDevice;
-import io.nccldoctor.pcie.PciLink;
-import io.nccldoctor.pcie.PciTree;
-import io.nccldoctor.reports.Finding;
 import io.nccldoctor.reports.Outcome;
 import io.nccldoctor.reports.Rule;
 import io.nccldoctor.reports.RuleContext;
 import io.nccldoctor.reports.RuleInfo;
 import io.nccldoctor.reports.Severity;
-import io.nccldoctor.reports.TopologyView;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -34,19 +29,7 @@ public final class LinkLimitedBySlot implements Rule {
 
     @Override
     public Outcome check(Snapshot s, RuleContext ctx) {
-        var devices = TopologyView.devices(s);
-        if (devices.isEmpty()) {
-            return Outcome.waived("the PCI bus could not be read");
-        }
-        PciTree tree = PciTree.of(devices.get());
-        List<Finding> findings = new ArrayList<>();
-        for (PciDevice d : LinkDegraded.checked(tree, devices.get())) {
-            var parent = tree.parent(d.address());
-            if (parent.isEmpty()) {
-                continue;
-            }
-            PciLink l = d.link();
-            PciLink p = parent.get().link();
+        return Links.check(this, s, (l, p) -> {
             List<String> limits = new ArrayList<>();
             if (l.maxWidth().isValue() && p.maxWidth().isValue() && p.maxWidth().get() < l.maxWidth().get()) {
                 limits.add("x" + p.maxWidth().get() + " port for a x" + l.maxWidth().get() + " device");
@@ -54,12 +37,7 @@ public final class LinkLimitedBySlot implements Rule {
             if (l.maxSpeedGTps().isValue() && p.maxSpeedGTps().isValue() && p.maxSpeedGTps().get() < l.maxSpeedGTps().get() - 0.01) {
                 limits.add(p.maxSpeedGTps().get() + " GT/s port for a " + l.maxSpeedGTps().get() + " GT/s device");
             }
-            if (!limits.isEmpty()) {
-                findings.add(finding(d.address(), d.kind().name() + " " + d.address() + ": " + String.join(", ", limits),
-                        List.of(d.address() + " [" + d.ids() + "] link " + LinkDegraded.describe(l),
-                                "parent port " + parent.get().address() + " link " + LinkDegraded.describe(p))));
-            }
-        }
-        return findings.isEmpty() ? Outcome.pass() : Outcome.flag(findings);
+            return limits;
+        }, ": ", false);
     }
 }
