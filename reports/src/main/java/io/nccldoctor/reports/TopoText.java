@@ -20,7 +20,7 @@ public final class TopoText {
 
     public static String render(Topology t, List<PciDevice> devices, Fact<PlatformIdentity> platform, List<Finding> findings) {
         TopoText r = new TopoText();
-        r.platform(platform);
+        r.platform(platform, devices);
         if (t.endpoints().isEmpty()) {
             r.line("No NVIDIA GPU and no RDMA-capable NIC on the PCI bus: no GPU/NIC matrix to draw.");
             r.line("");
@@ -34,9 +34,14 @@ public final class TopoText {
         return r.out.toString();
     }
 
-    private void platform(Fact<PlatformIdentity> p) {
+    private void platform(Fact<PlatformIdentity> p, List<PciDevice> devices) {
         line("Platform: " + p.map(i -> i.codename() + " (" + i.platformClass().name().toLowerCase(Locale.ROOT).replace('_', ' ') + ")")
                 .orElse(p.describe()));
+        List<String> hostBridges = devices.stream().filter(d -> d.kind() == io.nccldoctor.pcie.DeviceKind.HOST_BRIDGE)
+                .map(d -> d.address() + " " + d.ids()).toList();
+        if (!hostBridges.isEmpty()) {
+            line("Host bridge" + (hostBridges.size() == 1 ? ": " : "s: ") + String.join(", ", hostBridges));
+        }
         line("");
     }
 
