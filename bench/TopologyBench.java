@@ -66,6 +66,6 @@ public class TopologyBench {
         PciLink link = new PciLink(Fact.of(32.0), Fact.of(16), Fact.of(32.0), Fact.of(16));
         PcieConfig config = new PcieConfig(Fact.of("endpoint"), Fact.of(512), Fact.of(256), Fact.of(512), Fact.absent("none"));
         return new PciDevice(address, vendor, "0001", cls, DeviceKind.classify(vendor, cls), Fact.absent("bench"), Fact.absent("bench"),
-                Fact.of(numa), Fact.of(path), link, config, Fact.absent("bench"), Fact.absent("bench"));
+                Fact.of(numa), Fact.of(path), link, config, Fact.absent("bench"), Fact.absent("bench"), Fact.absent("bench"));
     }
 }

@@ -86,6 +86,8 @@ def build(name, spec):
         write(root, dev + "/vendor", "0x" + d["vendor"] + "\n")
         write(root, dev + "/device", "0x" + d["device"] + "\n")
         write(root, dev + "/class", "0x" + d["class"] + "\n")
+        write(root, dev + "/subsystem_vendor", "0x" + d.get("subVendor", d["vendor"]) + "\n")
+        write(root, dev + "/subsystem_device", "0x" + d.get("subDevice", "0000") + "\n")
         write(root, dev + "/numa_node", str(d.get("numa", -1)) + "\n")
         write(root, dev + "/local_cpulist", spec["numa"].get(str(d.get("numa", 0)), "0") + "\n")
         write(root, dev + "/current_link_speed", d["speed"] + " GT/s PCIe\n")

@@ -48,6 +48,7 @@ public final class LspciText {
         boolean accessDenied;
         Integer numa;
         String driver;
+        String subsystem;
         int[] busRange;
 
         Raw(String address) {
@@ -227,6 +228,11 @@ public final class LspciText {
                 r.acs = on;
             } else if (t.startsWith("Capabilities: <access denied>")) {
                 r.accessDenied = true;
+            } else if (t.startsWith("Subsystem:")) {
+                Matcher ids = IDS.matcher(t);
+                if (ids.find()) {
+                    r.subsystem = ids.group(1).toLowerCase(Locale.ROOT) + ":" + ids.group(2).toLowerCase(Locale.ROOT);
+                }
             } else if (t.startsWith("NUMA node:")) {
                 r.numa = Integer.parseInt(t.substring("NUMA node:".length()).strip());
             } else if (t.startsWith("Kernel driver in use:")) {
@@ -307,7 +313,7 @@ public final class LspciText {
                 r.numa == null || r.numa < 0 ? Fact.absent("no NUMA node line") : Fact.of(r.numa), path,
                 new PciLink(fact(r.speed, "no LnkSta line"), fact(r.width, "no LnkSta line"),
                         fact(r.maxSpeed, "no LnkCap line"), fact(r.maxWidth, "no LnkCap line")),
-                config, Fact.absent("lspci does not print AER counters"), Fact.absent(noTree));
+                config, Fact.absent("lspci does not print AER counters"), Fact.absent(noTree), fact(r.subsystem, "no Subsystem ids (lspci without -nn)"));
     }
 
     private static PcieConfig denied() {

@@ -82,7 +82,7 @@ public record NcclTopoXml(List<PciDevice> devices, Map<String, String> rdmaNames
         }
         out.add(new PciDevice(busId, vendor, device, cls, kind, Fact.absent(why), Fact.absent(why),
                 numa < 0 ? Fact.absent("numaid -1 in the XML") : Fact.of(numa), Fact.of(SyntheticPaths.path(root, chain)),
-                new PciLink(speed, width, speed, width), config, Fact.absent(why), Fact.absent(why)));
+                new PciLink(speed, width, speed, width), config, Fact.absent(why), Fact.absent(why), subsystem(pci)));
         for (Element nic : children(pci, "nic")) {
             for (Element net : children(nic, "net")) {
                 if (net.hasAttribute("name")) {
@@ -93,6 +93,13 @@ public record NcclTopoXml(List<PciDevice> devices, Map<String, String> rdmaNames
         for (Element child : children(pci, "pci")) {
             walk(child, root, chain, numa, ports, out, names, source);
         }
+    }
+
+    private static Fact<String> subsystem(Element pci) {
+        if (!pci.hasAttribute("subsystem_vendor") || !pci.hasAttribute("subsystem_device")) {
+            return Fact.absent("no subsystem ids in the XML");
+        }
+        return Fact.of(hex(pci.getAttribute("subsystem_vendor"), 4) + ":" + hex(pci.getAttribute("subsystem_device"), 4));
     }
 
     private static Document document(String xml, String source) {

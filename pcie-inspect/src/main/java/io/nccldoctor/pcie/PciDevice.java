@@ -17,11 +17,12 @@ import io.nccldoctor.core.Fact;
  * @param config    MaxPayload, MaxReadReq and ACS from the config space (root only)
  * @param aer       AER error totals (correctable, nonFatal, fatal) from aer_dev_*, where the kernel has them
  * @param localCpus the CPUs near the device (local_cpulist), what nvidia-smi prints as CPU Affinity
+ * @param subsystem subsystem vendor:device ids (the board maker's ids: which H100 board, which OEM NIC)
  */
 public record PciDevice(String address, String vendorId, String deviceId, String classCode, DeviceKind kind,
                         Fact<PciNames> names, Fact<String> driver, Fact<Integer> numaNode, Fact<String> sysfsPath,
                         PciLink link, PcieConfig config, Fact<AerCounts> aer,
-                        Fact<String> localCpus) {
+                        Fact<String> localCpus, Fact<String> subsystem) {
 
     /** Totals of the TOTAL_ERR_* lines of aer_dev_correctable, aer_dev_nonfatal and aer_dev_fatal. */
     public record AerCounts(long correctable, long nonFatal, long fatal) {

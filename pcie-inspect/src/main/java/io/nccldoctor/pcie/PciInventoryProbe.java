@@ -65,7 +65,14 @@ public final class PciInventoryProbe implements Probe<PciInventory> {
         PcieConfig pcie = config.isValue() ? PcieConfig.parse(config.get()) : unreadableConfig(config.reason());
         return new PciDevice(address, vendor, device, cls, DeviceKind.classify(vendor, cls), name, driver,
                 files.readAttribute(dir + "/numa_node").flatMap(PciInventoryProbe::numaNode),
-                files.realPath(dir), link, pcie, aer(files, dir), files.readAttribute(dir + "/local_cpulist"));
+                files.realPath(dir), link, pcie, aer(files, dir), files.readAttribute(dir + "/local_cpulist"),
+                subsystem(files, dir));
+    }
+
+    private static Fact<String> subsystem(HostRoot files, String dir) {
+        Fact<String> v = files.readAttribute(dir + "/subsystem_vendor");
+        Fact<String> d = files.readAttribute(dir + "/subsystem_device");
+        return v.flatMap(vendor -> d.map(device -> hex(Fact.of(vendor), 4) + ":" + hex(Fact.of(device), 4)));
     }
 
     private static PcieConfig unreadableConfig(String why) {

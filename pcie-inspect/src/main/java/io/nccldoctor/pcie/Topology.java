@@ -108,7 +108,7 @@ public record Topology(String ncclVersion, String ncclVersionSource, List<Endpoi
         }
         PciLink underLoad = new PciLink(Fact.of(load), l.width(), l.maxSpeedGTps(), l.maxWidth());
         return LinkCeiling.of(new PciDevice(d.address(), d.vendorId(), d.deviceId(), d.classCode(), d.kind(), d.names(),
-                d.driver(), d.numaNode(), d.sysfsPath(), underLoad, d.config(), d.aer(), d.localCpus()));
+                d.driver(), d.numaNode(), d.sysfsPath(), underLoad, d.config(), d.aer(), d.localCpus(), d.subsystem()));
     }
 
     public Endpoint endpoint(String label) {

@@ -37,6 +37,8 @@ class PciInventoryProbeTest {
         function(h, "pci0000:00/0000:00:04.0/0000:19:00.0", "15b3", "1021", "020000", "mlx5_core", "-1");
         function(h, "pci0000:00/0000:00:05.0/0000:03:00.0", "1a03", "2000", "030000", "ast", "0");
         function(h, "pci0000:00/0000:00:06.0/0000:04:00.0", "10de", "22a3", "068000", null, "0");
+        h.file("/sys/devices/pci0000:00/0000:00:02.0/0000:17:00.0/subsystem_vendor", "0x10de\n")
+                .file("/sys/devices/pci0000:00/0000:00:02.0/0000:17:00.0/subsystem_device", "0x16c1\n");
         PciInventory inv = new PciInventoryProbe().run(h.host());
 
         assertThat(inv.devices().get()).hasSize(8);
@@ -49,6 +51,8 @@ class PciInventoryProbeTest {
         PciDevice gpu = inv.ofKind(DeviceKind.GPU).get(0);
         assertThat(gpu.driver().get()).isEqualTo("nvidia");
         assertThat(gpu.numaNode().get()).isEqualTo(0);
+        assertThat(gpu.subsystem().get()).as("the board maker's ids").isEqualTo("10de:16c1");
+        assertThat(inv.ofKind(DeviceKind.NIC).get(0).subsystem().isAbsent()).isTrue();
         PciDevice nic = inv.devices().get().stream().filter(d -> d.address().equals("0000:19:00.0")).findFirst().orElseThrow();
         assertThat(nic.numaNode().reason()).contains("-1");
         assertThat(inv.devices().get().stream().filter(d -> d.address().equals("0000:17:00.1")).findFirst().orElseThrow()
