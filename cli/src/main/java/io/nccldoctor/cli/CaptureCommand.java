@@ -17,9 +17,11 @@ import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "capture", mixinStandardHelpOptions = true,
         description = {
-            "Records exactly what the probes read on this node (files and links of /sys and /proc, command",
-            "outputs, native library answers) into a folder, so that any verb can replay it with --from DIR",
-            "here or on another machine. Nothing else is copied; the folder is plain files, easy to tar and send."},
+            "Records what the probes read on this node, for replay with --from DIR.",
+            "",
+            "Files and links of /sys and /proc, command outputs and native library answers go into a folder, so that "
+                + "any verb can replay them here or on another machine. Nothing else is copied; the folder is plain "
+                + "files, easy to tar and send."},
         footer = {"",
             "Example:",
             "  nccl-doctor capture -o node17-capture && tar czf node17.tgz node17-capture",

@@ -13,6 +13,7 @@ import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "parse", mixinStandardHelpOptions = true,
         description = {"Reads a third-party tool's output and prints what it says, structured.",
+            "",
             "Formats: nvidia-smi-topo (the matrix of `nvidia-smi topo -m`, old and new layouts)."},
         footer = {"", "Example:", "  nccl-doctor parse nvidia-smi-topo topo.txt --json"})
 final class ParseCommand implements Callable<Integer> {

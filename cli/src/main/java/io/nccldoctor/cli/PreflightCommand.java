@@ -22,9 +22,11 @@ import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "preflight", mixinStandardHelpOptions = true,
         description = {
-            "Checks whether this node is fit to run an NCCL job: CPU and NUMA, the PCI devices (GPUs, NICs),",
-            "the NVIDIA driver, the CUDA runtime and driver libraries, NCCL, and RDMA devices.",
-            "Prints what it found, the findings with evidence and remedy, and what it could not check and why."},
+            "Checks whether this node is fit to run an NCCL job.",
+            "",
+            "Looks at CPU and NUMA, the PCI devices (GPUs, NICs) and their PCIe topology, the NVIDIA driver, the CUDA "
+                + "runtime and driver libraries, NCCL, and RDMA devices. Prints what it found, the findings with evidence "
+                + "and remedy, and what it could not check and why."},
         footer = {"",
             "Examples:",
             "  nccl-doctor preflight                          this node, human output",

@@ -28,10 +28,12 @@ import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "topo", mixinStandardHelpOptions = true,
         description = {
-            "Shows the PCIe topology as NCCL sees it: a GPU/NIC matrix in nvidia-smi's vocabulary (X, PIX, PXB, PHB,",
-            "NODE, SYS), NCCL's path type and PATH_* number for every pair in the numbering of a given NCCL version,",
-            "the narrowest link of each pair with its usable bandwidth, and the topology findings (GPUDirect RDMA",
-            "off by distance, NUMA mismatch, Intel client P2P reads, ACS redirect, degraded links, AER errors)."},
+            "Shows the PCIe topology as NCCL sees it.",
+            "",
+            "A GPU/NIC matrix in nvidia-smi's vocabulary (X, PIX, PXB, PHB, NODE, SYS), NCCL's path type and PATH_* "
+                + "number for every pair in the numbering of a given NCCL version, the narrowest link of each pair with "
+                + "its usable bandwidth, and the topology findings (GPUDirect RDMA off by distance, NUMA mismatch, Intel "
+                + "client P2P reads, ACS redirect, degraded links, AER errors)."},
         footer = {"",
             "Examples:",
             "  nccl-doctor topo                              this node",
