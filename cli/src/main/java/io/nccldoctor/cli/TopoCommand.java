@@ -91,7 +91,8 @@ final class TopoCommand implements Callable<Integer> {
         if (json) {
             out.print(Json.write(TopoReport.of(s, TopologyView.platform(s), topology, comparison, problems, e)));
         } else if (topology.isValue()) {
-            out.print(TopoText.render(topology.get(), TopologyView.devices(s).orElseThrow(), TopologyView.platform(s), e.findings()));
+            out.print(TopoText.render(topology.get(), TopologyView.devices(s).orElseThrow(), TopologyView.platform(s), e.findings(),
+                    comparison.map(TopologyComparison::nvlinkCells).orElse(java.util.Map.of())));
             comparison.map(c -> {
                 out.print(TopoText.comparison(c));
                 return c;

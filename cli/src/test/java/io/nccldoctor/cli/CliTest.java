@@ -208,7 +208,8 @@ class CliTest {
         Run r = run("topo", "--nccl-topo-xml", PUBLIC + "nccl-topo-azure-ndv5.xml", "--compare-nvidia-smi",
                 PUBLIC + "nvidia-smi-topo-h100-8gpu-8nic-pix.txt");
         assertThat(r.code()).isZero();
-        assertThat(r.out()).contains("GPU0-NIC0  class 020700 PIX (4)  GDR on").contains("Against nvidia-smi topo -m:");
+        assertThat(r.out()).contains("GPU0-NIC0  class 020700 PIX (4)  GDR on").contains("Against nvidia-smi topo -m:")
+                .as("NVLink from nvidia-smi drawn into the matrix").contains("GPU0    X     NV18  NV18");
     }
 
     @Test

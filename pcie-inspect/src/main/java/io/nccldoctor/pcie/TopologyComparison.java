@@ -13,8 +13,10 @@ import java.util.Map;
  * @param agreements  how many pairs agree
  * @param differences one line per pair that differs: "GPU0-NIC1: nvidia-smi PXB, nccl-doctor PHB"
  * @param nvlink      pairs nvidia-smi reports as NVLink (NV#), which PCIe cannot show
+ * @param nvlinkCells the same, as our labels "GPU0-GPU1" → "NV18", for drawing them into our matrix
  */
-public record TopologyComparison(List<String> unmatched, int agreements, List<String> differences, List<String> nvlink) {
+public record TopologyComparison(List<String> unmatched, int agreements, List<String> differences, List<String> nvlink,
+                                 Map<String, String> nvlinkCells) {
 
     public static TopologyComparison of(Topology ours, SmiTopoMatrix smi) {
         Map<String, String> toOurs = new LinkedHashMap<>();
@@ -35,6 +37,7 @@ public record TopologyComparison(List<String> unmatched, int agreements, List<St
         int agree = 0;
         List<String> differences = new ArrayList<>();
         List<String> nvlink = new ArrayList<>();
+        Map<String, String> cells = new LinkedHashMap<>();
         List<String> labels = new ArrayList<>(toOurs.keySet());
         for (int i = 0; i < labels.size(); i++) {
             for (int j = i + 1; j < labels.size(); j++) {
@@ -48,6 +51,8 @@ public record TopologyComparison(List<String> unmatched, int agreements, List<St
                 String pair = a + "-" + b + (a.equals(toOurs.get(a)) && b.equals(toOurs.get(b)) ? "" : " (" + toOurs.get(a) + "-" + toOurs.get(b) + ")");
                 if (theirs.startsWith("NV")) {
                     nvlink.add(pair + ": " + theirs + " (PCIe path " + mine + ")");
+                    cells.put(toOurs.get(a) + "-" + toOurs.get(b), theirs);
+                    cells.put(toOurs.get(b) + "-" + toOurs.get(a), theirs);
                 } else if (theirs.equals(mine)) {
                     agree++;
                 } else {
@@ -55,7 +60,7 @@ public record TopologyComparison(List<String> unmatched, int agreements, List<St
                 }
             }
         }
-        return new TopologyComparison(unmatched, agree, differences, nvlink);
+        return new TopologyComparison(unmatched, agree, differences, nvlink, cells);
     }
 
     private static String match(Topology ours, SmiTopoMatrix smi, String label) {

@@ -19,6 +19,12 @@ public final class TopoText {
     }
 
     public static String render(Topology t, List<PciDevice> devices, Fact<PlatformIdentity> platform, List<Finding> findings) {
+        return render(t, devices, platform, findings, java.util.Map.of());
+    }
+
+    /** @param nvlink "GPU0-GPU1" → "NV18" from an imported nvidia-smi matrix: NVLink cells replace the PCIe path */
+    public static String render(Topology t, List<PciDevice> devices, Fact<PlatformIdentity> platform, List<Finding> findings,
+                                java.util.Map<String, String> nvlink) {
         TopoText r = new TopoText();
         r.platform(platform, devices);
         if (t.endpoints().isEmpty()) {
@@ -26,7 +32,7 @@ public final class TopoText {
             r.line("");
             r.inventory(devices);
         } else {
-            r.matrix(t);
+            r.matrix(t, nvlink);
             r.pairs(t);
             r.links(t);
         }
@@ -56,7 +62,7 @@ public final class TopoText {
         line("");
     }
 
-    private void matrix(Topology t) {
+    private void matrix(Topology t, java.util.Map<String, String> nvlink) {
         List<Topology.Endpoint> eps = t.endpoints();
         StringBuilder head = new StringBuilder(pad("", 8));
         eps.forEach(e -> head.append(pad(e.label(), 6)));
@@ -65,7 +71,7 @@ public final class TopoText {
         for (Topology.Endpoint a : eps) {
             StringBuilder row = new StringBuilder(pad(a.label(), 8));
             for (Topology.Endpoint b : eps) {
-                row.append(pad(a == b ? "X" : t.pair(a.label(), b.label()).smiPath().name(), 6));
+                row.append(pad(a == b ? "X" : nvlink.getOrDefault(a.label() + "-" + b.label(), t.pair(a.label(), b.label()).smiPath().name()), 6));
             }
             if (a.label().startsWith("GPU")) {
                 row.append(pad(a.localCpus().orElse("N/A"), 16)).append(a.numaNode().map(String::valueOf).orElse("N/A"));
@@ -76,6 +82,9 @@ public final class TopoText {
         line("Legend:");
         for (SmiPath p : SmiPath.values()) {
             line("  " + pad(p.name(), 5) + "= " + p.legend());
+        }
+        if (!nvlink.isEmpty()) {
+            line("  NV#  = Connection traversing a bonded set of # NVLinks (from nvidia-smi; PCIe cannot see NVLink)");
         }
         line("");
         line("Devices:");
