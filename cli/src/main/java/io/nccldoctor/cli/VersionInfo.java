@@ -2,7 +2,7 @@ package io.nccldoctor.cli;
 
 import io.nccldoctor.collectives.Libraries;
 import io.nccldoctor.collectives.LibrariesProbe;
-import io.nccldoctor.collectives.NativeLibrary;
+import io.nccldoctor.core.libs.NativeLibrary;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;

@@ -2,6 +2,9 @@ package io.nccldoctor.collectives;
 
 import io.nccldoctor.core.Host;
 import io.nccldoctor.core.Probe;
+import io.nccldoctor.core.libs.LibrarySearch;
+import io.nccldoctor.core.libs.NativeCalls;
+import io.nccldoctor.core.libs.NativeLibrary;
 import java.util.List;
 import java.util.function.IntFunction;
 
@@ -28,9 +31,9 @@ public final class LibrariesProbe implements Probe<Libraries> {
     public Libraries run(Host host) {
         LibrarySearch search = new LibrarySearch(host);
         return new Libraries(
-                withVersion(host, search.find("CUDA runtime", CUDART), "cudaRuntimeGetVersion", VersionCalls::cudaVersion),
-                withVersion(host, search.find("CUDA driver", CUDA_DRIVER), "cuDriverGetVersion", VersionCalls::cudaVersion),
-                withVersion(host, search.find("NCCL", NCCL), "ncclGetVersion", VersionCalls::ncclVersion));
+                withVersion(host, search.find("CUDA runtime", CUDART), "cudaRuntimeGetVersion", NativeCalls::cudaVersion),
+                withVersion(host, search.find("CUDA driver", CUDA_DRIVER), "cuDriverGetVersion", NativeCalls::cudaVersion),
+                withVersion(host, search.find("NCCL", NCCL), "ncclGetVersion", NativeCalls::ncclVersion));
     }
 
     /** Asks every copy for its version, through the host's natives (so a capture records the answers). */
@@ -38,7 +41,7 @@ public final class LibrariesProbe implements Probe<Libraries> {
         List<NativeLibrary.Copy> asked = lib.copies().stream().map(c -> new NativeLibrary.Copy(c.path(), c.realPath(),
                 c.origin(), c.onLoaderPath(), c.fileVersion(),
                 host.natives().query(function + ":" + c.realPath(), Integer.class,
-                        () -> VersionCalls.intOut(c.realPath(), function)).map(decode::apply))).toList();
+                        () -> NativeCalls.intOut(c.realPath(), function)).map(decode::apply))).toList();
         return new NativeLibrary(lib.name(), lib.sonames(), lib.searched(), asked);
     }
 }

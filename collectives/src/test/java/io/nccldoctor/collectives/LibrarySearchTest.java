@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.nccldoctor.core.Fact;
 import io.nccldoctor.core.TestHosts;
+import io.nccldoctor.core.libs.LibrarySearch;
+import io.nccldoctor.core.libs.NativeLibrary;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -74,16 +76,5 @@ class LibrarySearchTest {
         assertThat(nccl.found()).isTrue();
         assertThat(nccl.loaded().reason()).startsWith("NCCL found only off the loader path");
         assertThat(nccl.searched()).anyMatch(s -> s.contains("/usr/local/lib/python3.10/dist-packages"));
-    }
-
-    @Test
-    void ldconfigParserKeepsOnly64BitEntries() {
-        var cache = LibrarySearch.parseLdconfig(List.of(
-                "1103 libs found in cache `/etc/ld.so.cache'",
-                "\tlibnccl.so.2 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libnccl.so.2",
-                "\tlibcuda.so.1 (libc6) => /usr/lib/i386-linux-gnu/libcuda.so.1",
-                "\tlibcuda.so.1 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libcuda.so.1"));
-        assertThat(cache).containsOnlyKeys("libnccl.so.2", "libcuda.so.1");
-        assertThat(cache.get("libcuda.so.1")).containsExactly("/usr/lib/x86_64-linux-gnu/libcuda.so.1");
     }
 }

@@ -2,7 +2,7 @@ package io.nccldoctor.reports;
 
 import io.nccldoctor.collectives.Libraries;
 import io.nccldoctor.collectives.LibrariesProbe;
-import io.nccldoctor.collectives.NativeLibrary;
+import io.nccldoctor.core.libs.NativeLibrary;
 import io.nccldoctor.core.Fact;
 import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.gdr.NvidiaDriver;

@@ -1,7 +1,7 @@
 package io.nccldoctor.reports.rules;
 
 import io.nccldoctor.collectives.Libraries;
-import io.nccldoctor.collectives.NativeLibrary;
+import io.nccldoctor.core.libs.NativeLibrary;
 import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.reports.Outcome;
 import io.nccldoctor.reports.Rule;

@@ -1,4 +1,4 @@
-package io.nccldoctor.collectives;
+package io.nccldoctor.core.libs;
 
 import com.sun.jna.Function;
 import com.sun.jna.NativeLibrary;
@@ -11,13 +11,13 @@ import io.nccldoctor.core.Fact;
  * libcuda.so.1 (reference/java-deps.md §2), and a node whose driver is broken is exactly one whose NCCL
  * version we still need to report. Every failure is a fact, never a crash: {@link LinkageError} is caught.
  */
-final class VersionCalls {
+public final class NativeCalls {
 
-    private VersionCalls() {
+    private NativeCalls() {
     }
 
     /** Calls {@code function(&out)} in the library at {@code path}; a non-zero return code is an error fact. */
-    static Fact<Integer> intOut(String path, String function) {
+    public static Fact<Integer> intOut(String path, String function) {
         try {
             NativeLibrary lib = NativeLibrary.getInstance(path);
             Function f = lib.getFunction(function);
@@ -43,7 +43,7 @@ final class VersionCalls {
      * NCCL's version code: {@code NCCL_VERSION(X,Y,Z)} is X*1000+Y*100+Z up to 2.8 and X*10000+Y*100+Z from 2.9
      * (nccl.h); 23007 is 2.30.7, 2705 is 2.7.5.
      */
-    static String ncclVersion(int code) {
+    public static String ncclVersion(int code) {
         if (code >= 10000) {
             return code / 10000 + "." + code % 10000 / 100 + "." + code % 100;
         }
@@ -51,7 +51,7 @@ final class VersionCalls {
     }
 
     /** CUDA's version code: 1000*major + 10*minor, e.g. 12040 is 12.4 and 13000 is 13.0. */
-    static String cudaVersion(int code) {
+    public static String cudaVersion(int code) {
         return code / 1000 + "." + code % 1000 / 10;
     }
 }

@@ -1,4 +1,4 @@
-package io.nccldoctor.collectives;
+package io.nccldoctor.core.libs;
 
 import io.nccldoctor.core.Fact;
 import io.nccldoctor.core.Host;
@@ -19,9 +19,9 @@ import java.util.regex.Pattern;
  * lib folders of pip wheels (nvidia/nccl/lib for nvidia-nccl-cu12 and -cu13, nvidia/cu13/lib for the other CUDA 13
  * wheels, nvidia/cuda_runtime/lib for CUDA 12).
  */
-final class LibrarySearch {
+public final class LibrarySearch {
 
-    static final List<String> LDCONFIG = List.of("/sbin/ldconfig", "-p");
+    public static final List<String> LDCONFIG = List.of("/sbin/ldconfig", "-p");
     private static final Duration LDCONFIG_TIMEOUT = Duration.ofSeconds(5);
     static final List<String> DEFAULT_DIRS = List.of("/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib");
     static final List<String> CUDA_DIRS = List.of("/usr/local/cuda/lib64", "/usr/local/cuda/targets/x86_64-linux/lib");
@@ -35,7 +35,7 @@ final class LibrarySearch {
     private final List<String> pythonLibDirs;
     private final List<String> ldLibraryPath;
 
-    LibrarySearch(Host host) {
+    public LibrarySearch(Host host) {
         this.files = host.files();
         Fact<String> cache = host.commands().run(LDCONFIG, LDCONFIG_TIMEOUT).stdoutIfSucceeded();
         this.ldconfigCache = cache.map(out -> parseLdconfig(out.lines().toList())).orElse(Map.of());
@@ -44,7 +44,7 @@ final class LibrarySearch {
         this.pythonLibDirs = pythonSitePackages(host);
     }
 
-    NativeLibrary find(String name, List<String> sonames) {
+    public NativeLibrary find(String name, List<String> sonames) {
         Map<String, NativeLibrary.Copy> copies = new LinkedHashMap<>();
         List<String> searched = new ArrayList<>();
         searched.add("LD_LIBRARY_PATH" + (ldLibraryPath.isEmpty() ? " (unset)" : " " + String.join(":", ldLibraryPath)));

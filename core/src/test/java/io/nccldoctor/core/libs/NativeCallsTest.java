@@ -1,4 +1,4 @@
-package io.nccldoctor.collectives;
+package io.nccldoctor.core.libs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -10,23 +10,23 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The native edge: decoding, and every failure path as a fact (no GPU or NCCL needed). */
-class VersionCallsTest {
+class NativeCallsTest {
 
     @TempDir
     Path tmp;
 
     @Test
     void ncclVersionCodesOfBothEncodings() {
-        assertThat(VersionCalls.ncclVersion(23007)).isEqualTo("2.30.7");
-        assertThat(VersionCalls.ncclVersion(22803)).isEqualTo("2.28.3");
-        assertThat(VersionCalls.ncclVersion(2708)).as("up to 2.8 the code was X*1000+Y*100+Z").isEqualTo("2.7.8");
-        assertThat(VersionCalls.cudaVersion(12040)).isEqualTo("12.4");
-        assertThat(VersionCalls.cudaVersion(13000)).isEqualTo("13.0");
+        assertThat(NativeCalls.ncclVersion(23007)).isEqualTo("2.30.7");
+        assertThat(NativeCalls.ncclVersion(22803)).isEqualTo("2.28.3");
+        assertThat(NativeCalls.ncclVersion(2708)).as("up to 2.8 the code was X*1000+Y*100+Z").isEqualTo("2.7.8");
+        assertThat(NativeCalls.cudaVersion(12040)).isEqualTo("12.4");
+        assertThat(NativeCalls.cudaVersion(13000)).isEqualTo("13.0");
     }
 
     @Test
     void aMissingLibraryIsAnErrorFactNotACrash() {
-        var f = VersionCalls.intOut(tmp.resolve("libnccl.so.2").toString(), "ncclGetVersion");
+        var f = NativeCalls.intOut(tmp.resolve("libnccl.so.2").toString(), "ncclGetVersion");
         assertThat(f.isError()).isTrue();
         assertThat(f.reason()).startsWith("cannot load " + tmp.resolve("libnccl.so.2"));
     }
@@ -35,7 +35,7 @@ class VersionCallsTest {
     void aMissingSymbolIsAnErrorFact() {
         Path libc = Path.of("/lib/x86_64-linux-gnu/libc.so.6");
         assumeTrue(Files.exists(libc), "needs glibc at its Debian path");
-        var f = VersionCalls.intOut(libc.toString(), "ncclGetVersion");
+        var f = NativeCalls.intOut(libc.toString(), "ncclGetVersion");
         assertThat(f.isError()).isTrue();
         assertThat(f.reason()).contains("ncclGetVersion");
     }
@@ -56,8 +56,8 @@ class VersionCallsTest {
             return;
         }
         assumeTrue(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, "gcc could not build the stub");
-        assertThat(VersionCalls.intOut(lib.toString(), "ncclGetVersion").map(VersionCalls::ncclVersion).get()).isEqualTo("2.28.3");
-        assertThat(VersionCalls.intOut(lib.toString(), "cudaRuntimeGetVersion").describe())
+        assertThat(NativeCalls.intOut(lib.toString(), "ncclGetVersion").map(NativeCalls::ncclVersion).get()).isEqualTo("2.28.3");
+        assertThat(NativeCalls.intOut(lib.toString(), "cudaRuntimeGetVersion").describe())
                 .as("a non-zero return code (35, insufficient driver) must not pass the garbage out-param on")
                 .isEqualTo("error: cudaRuntimeGetVersion returned 35 in " + lib);
     }

@@ -1,4 +1,4 @@
-package io.nccldoctor.collectives;
+package io.nccldoctor.core.libs;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
