@@ -128,7 +128,9 @@ public final class PreflightText {
         }
         String label = "RDMA";
         for (RdmaDevices.RdmaDevice d : r.devices().get()) {
-            field(label, d.name() + " on " + d.pciAddress().orElse("?") + ", ports " + d.ports().map(Object::toString).orElse("?"));
+            field(label, d.name() + " on " + d.pciAddress().orElse("?") + (d.fwVersion().isValue() ? ", fw " + d.fwVersion().get() : "")
+                    + d.ports().fold(ps -> ps.stream().map(p -> ", port " + p.number() + " " + p.state().orElse("?") + " "
+                            + p.rate().orElse("rate ?") + " " + p.linkLayer().orElse("")).reduce("", String::concat), why -> ", ports " + why));
             label = "";
         }
     }

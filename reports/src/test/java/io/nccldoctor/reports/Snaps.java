@@ -94,7 +94,10 @@ final class Snaps {
     Snaps rdma(int n) {
         List<RdmaDevices.RdmaDevice> list = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            list.add(new RdmaDevices.RdmaDevice("mlx5_" + i, Fact.of(String.format("0000:%02x:00.0", 0x40 + i)), Fact.of(List.of(1))));
+            var port = new RdmaDevices.RdmaPort(1, Fact.of("ACTIVE"), Fact.of("LinkUp"), Fact.of(400.0), Fact.of("400 Gb/sec (4X NDR)"),
+                    Fact.of("InfiniBand"), Fact.of(List.of()), Fact.of(List.of()));
+            list.add(new RdmaDevices.RdmaDevice("mlx5_" + i, Fact.of(String.format("0000:%02x:00.0", 0x40 + i)), Fact.of("28.39.1002"),
+                    Fact.of("a088:c203:0052:d4a" + i), Fact.of(List.of(port))));
         }
         rdma = new RdmaDevices(Fact.of(list));
         return this;
