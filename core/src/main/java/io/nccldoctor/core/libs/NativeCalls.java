@@ -32,6 +32,21 @@ public final class NativeCalls {
         }
     }
 
+    /** Whether the library at {@code path} exports {@code symbol} (a lookup only: nothing is called). */
+    public static Fact<Boolean> hasSymbol(String path, String symbol) {
+        try {
+            NativeLibrary lib = NativeLibrary.getInstance(path);
+            try {
+                lib.getFunction(symbol);
+                return Fact.of(true);
+            } catch (UnsatisfiedLinkError missing) {
+                return Fact.of(false);
+            }
+        } catch (LinkageError e) {
+            return Fact.error("cannot load " + path + ": " + firstLine(e.getMessage()));
+        }
+    }
+
     private static String firstLine(String message) {
         if (message == null) {
             return "unknown loader error";
