@@ -2,6 +2,8 @@ package io.nccldoctor.cli;
 
 import io.nccldoctor.collectives.LibrariesProbe;
 import io.nccldoctor.core.Probe;
+import io.nccldoctor.gdr.GdrHostProbe;
+import io.nccldoctor.gdr.GpuProbe;
 import io.nccldoctor.gdr.NvidiaDriverProbe;
 import io.nccldoctor.gdr.RdmaProbe;
 import io.nccldoctor.pcie.PciInventoryProbe;
@@ -16,6 +18,13 @@ final class Probes {
 
     static List<Probe<?>> node() {
         return List.of(new PlatformProbe(), new PciInventoryProbe(), new NvidiaDriverProbe(), new LibrariesProbe(),
-                new RdmaProbe());
+                new RdmaProbe(), new GdrHostProbe());
+    }
+
+    /** The node probes plus the GPU survey through CUDA and NVML (initialises the driver: slower on GPU nodes). */
+    static List<Probe<?>> withGpus() {
+        List<Probe<?>> all = new java.util.ArrayList<>(node());
+        all.add(new GpuProbe());
+        return List.copyOf(all);
     }
 }

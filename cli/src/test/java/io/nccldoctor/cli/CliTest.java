@@ -97,7 +97,7 @@ class CliTest {
         assertThat(doc.get("snapshot").fieldNames()).toIterable().containsExactly("schemaVersion", "toolVersion", "hostName",
                 "createdAt", "source", "argv", "env", "sections");
         assertThat(doc.at("/snapshot/sections").fieldNames()).toIterable()
-                .containsExactly("platform", "pci", "nvidiaDriver", "libraries", "rdma");
+                .containsExactly("platform", "pci", "nvidiaDriver", "libraries", "rdma", "gdrHost");
     }
 
     @Test

@@ -52,6 +52,7 @@ public final class PreflightText {
         Sections.nvidiaDriver(s).ifPresent(this::driver);
         Sections.libraries(s).ifPresent(this::libraries);
         Sections.rdma(s).ifPresent(this::rdma);
+        Sections.gdrHost(s).ifPresent(this::gdr);
         line("");
     }
 
@@ -133,6 +134,12 @@ public final class PreflightText {
                             + p.rate().orElse("rate ?") + " " + p.linkLayer().orElse("")).reduce("", String::concat), why -> ", ports " + why));
             label = "";
         }
+    }
+
+    private void gdr(io.nccldoctor.gdr.GdrHost h) {
+        var t = io.nccldoctor.gdr.GdrPredictor.transport(h);
+        field("GDR", t.mechanism().fold(m -> "GPU memory registration via " + m, why -> why));
+        field("", String.join("; ", t.chain()));
     }
 
     private void findings(List<Finding> findings) {

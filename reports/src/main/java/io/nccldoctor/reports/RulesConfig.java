@@ -20,10 +20,19 @@ public record RulesConfig(Map<String, Severity> severity, List<String> disabled,
 
     /**
      * @param ncclMinimumVersion the oldest NCCL this site accepts, e.g. "2.27.5"; unset: no minimum
+     * @param roceMinMtu         the smallest netdev MTU for a RoCE port (default {@link Defaults#ROCE_MIN_MTU})
      */
-    public record Thresholds(String ncclMinimumVersion) {
+    public record Thresholds(String ncclMinimumVersion, Integer roceMinMtu) {
+        public Thresholds(String ncclMinimumVersion) {
+            this(ncclMinimumVersion, null);
+        }
+
         public Optional<String> ncclMinimum() {
             return Optional.ofNullable(ncclMinimumVersion);
+        }
+
+        public int roceMtu() {
+            return roceMinMtu == null ? Defaults.ROCE_MIN_MTU : roceMinMtu;
         }
     }
 

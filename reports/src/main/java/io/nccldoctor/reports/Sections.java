@@ -3,6 +3,10 @@ package io.nccldoctor.reports;
 import io.nccldoctor.collectives.Libraries;
 import io.nccldoctor.collectives.LibrariesProbe;
 import io.nccldoctor.core.Snapshot;
+import io.nccldoctor.gdr.GdrHost;
+import io.nccldoctor.gdr.GdrHostProbe;
+import io.nccldoctor.gdr.GpuProbe;
+import io.nccldoctor.gdr.GpuSurvey;
 import io.nccldoctor.gdr.NvidiaDriver;
 import io.nccldoctor.gdr.NvidiaDriverProbe;
 import io.nccldoctor.gdr.RdmaDevices;
@@ -33,6 +37,14 @@ public final class Sections {
 
     public static Optional<Libraries> libraries(Snapshot s) {
         return Optional.ofNullable(s.section(LibrariesProbe.KEY, Libraries.class));
+    }
+
+    public static Optional<GdrHost> gdrHost(Snapshot s) {
+        return Optional.ofNullable(s.section(GdrHostProbe.KEY, GdrHost.class));
+    }
+
+    public static Optional<GpuSurvey> gpus(Snapshot s) {
+        return Optional.ofNullable(s.section(GpuProbe.KEY, GpuSurvey.class));
     }
 
     public static Optional<RdmaDevices> rdma(Snapshot s) {

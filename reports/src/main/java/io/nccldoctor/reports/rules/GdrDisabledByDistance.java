@@ -2,7 +2,6 @@ package io.nccldoctor.reports.rules;
 
 import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.pcie.NcclPathTypes;
-import io.nccldoctor.pcie.SmiPath;
 import io.nccldoctor.pcie.Topology;
 import io.nccldoctor.reports.Finding;
 import io.nccldoctor.reports.Outcome;
@@ -50,18 +49,20 @@ public final class GdrDisabledByDistance implements Rule {
             return Outcome.waived("needs an NVIDIA GPU and a NIC");
         }
         String v = t.ncclVersion();
-        int threshold = NcclPathTypes.number("PXB", v);
+        // The level NCCL will use: NCCL_NET_GDR_LEVEL from the environment when NCCL accepts it, else PXB.
+        io.nccldoctor.gdr.GdrLevel level = io.nccldoctor.gdr.GdrLevel.parse(s.env().get("NCCL_NET_GDR_LEVEL"), v);
+        int threshold = level.number();
         List<Finding> findings = new ArrayList<>();
         for (GpuNicPaths.Nearest n : nearest) {
-            if (n.path().compareTo(SmiPath.PXB) <= 0) {
+            Topology.Pair p = n.pairs().get(0);
+            if (p.ncclNumber() <= threshold) {
                 continue;
             }
-            Topology.Pair p = n.pairs().get(0);
             String nic = GpuNicPaths.other(p, n.gpu().label());
             findings.add(finding(n.gpu().label() + "-" + nic, n.gpu().label() + " " + n.gpu().address() + " reaches its nearest NIC "
                     + nic + " (" + t.endpoint(nic).name() + ") through " + p.ncclPath() + ": GPUDirect RDMA off by default",
                     List.of("path " + p.smiPath() + " (nvidia-smi), PATH_" + p.ncclPath() + " = " + p.ncclNumber() + " in NCCL " + v
-                                    + " (" + t.ncclVersionSource() + ")",
+                                    + " (" + t.ncclVersionSource() + ")", "threshold " + level.name() + " = " + threshold + ": " + level.source(),
                             "NCCL will log: GPU Direct RDMA Disabled ... (distance " + p.ncclNumber() + " > " + threshold + ") = "
                                     + NcclPathTypes.decodeDistance(p.ncclNumber(), threshold, v),
                             "NCCL_NET_GDR_LEVEL=" + p.ncclPath() + " would enable it for this pair")));

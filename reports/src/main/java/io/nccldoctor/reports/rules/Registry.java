@@ -9,11 +9,25 @@ public final class Registry {
     private Registry() {
     }
 
-    /** Everything preflight judges: the node's basics, then its PCIe topology. */
+    /** Everything preflight judges: the node's basics, its PCIe topology, then GPUDirect RDMA and the RDMA ports. */
     public static List<Rule> nodeRules() {
         List<Rule> all = new java.util.ArrayList<>(basics());
         all.addAll(topologyRules());
+        all.addAll(gdrRules());
         return List.copyOf(all);
+    }
+
+    /** GPUDirect RDMA prerequisites, RDMA ports and RoCE configuration, which `gdr` shows. */
+    public static List<Rule> gdrRules() {
+        return List.of(
+                new GdrUnavailable(),
+                new GeforceGpu(),
+                new GdrLevelIgnored(),
+                new RdmaPortNotActive(),
+                RoceConfig.v2Gid(),
+                RoceConfig.mtu(),
+                new ArpFlux(),
+                new FirmwareMixed());
     }
 
     /** The PCIe topology rules, which `topo` shows. */

@@ -1,0 +1,62 @@
+package io.nccldoctor.reports.rules;
+
+import io.nccldoctor.core.Snapshot;
+import io.nccldoctor.gdr.RdmaDevices;
+import io.nccldoctor.pcie.PciDevice;
+import io.nccldoctor.reports.Outcome;
+import io.nccldoctor.reports.Rule;
+import io.nccldoctor.reports.RuleContext;
+import io.nccldoctor.reports.RuleInfo;
+import io.nccldoctor.reports.Sections;
+import io.nccldoctor.reports.Severity;
+import io.nccldoctor.reports.TopologyView;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/** HCAs of one model on different firmware versions within a node. */
+public final class FirmwareMixed implements Rule {
+
+    static final RuleInfo INFO = new RuleInfo("HCA_FIRMWARE_MIXED", Severity.WARN,
+            "HCAs of the same model run different firmware",
+            "Adapters of one model on one node should run one firmware: releases change congestion control defaults, "
+                    + "PCIe relaxed ordering, ATS and dmabuf behaviour. The field report found three firmware levels in "
+                    + "one cluster after a partial upgrade; the slow rail was the one left behind.",
+            "fw_ver of every RDMA device, grouped by PCI vendor:device of its function",
+            "Update all adapters of the model to one firmware (mlxfwmanager / mstflint), then reboot or reset the adapters.");
+
+    @Override
+    public RuleInfo info() {
+        return INFO;
+    }
+
+    @Override
+    public Outcome check(Snapshot s, RuleContext ctx) {
+        var rdma = Sections.rdma(s).map(RdmaDevices::devices);
+        if (rdma.isEmpty() || !rdma.get().isValue() || rdma.get().get().size() < 2) {
+            return Outcome.waived("fewer than two RDMA devices");
+        }
+        List<PciDevice> pci = TopologyView.devices(s).orElse(List.of());
+        Map<String, TreeMap<String, List<String>>> byModel = new TreeMap<>();
+        for (RdmaDevices.RdmaDevice d : rdma.get().get()) {
+            if (!d.fwVersion().isValue()) {
+                continue;
+            }
+            String model = d.pciAddress().flatMap(a -> pci.stream().filter(p -> p.address().equals(a)).findFirst()
+                    .map(p -> io.nccldoctor.core.Fact.of(p.ids())).orElse(io.nccldoctor.core.Fact.absent("?"))).orElse("unknown model");
+            byModel.computeIfAbsent(model, k -> new TreeMap<>()).computeIfAbsent(d.fwVersion().get(), k -> new ArrayList<>()).add(d.name());
+        }
+        List<io.nccldoctor.reports.Finding> findings = new ArrayList<>();
+        byModel.forEach((model, versions) -> {
+            if (versions.size() > 1) {
+                List<String> evidence = new ArrayList<>();
+                versions.forEach((fw, names) -> evidence.add("fw " + fw + ": " + String.join(", ", names)));
+                findings.add(finding(model, "HCAs " + model + " on " + versions.size() + " firmware versions: "
+                        + String.join(", ", new TreeSet<>(versions.keySet())), evidence));
+            }
+        });
+        return findings.isEmpty() ? Outcome.pass() : Outcome.flag(findings);
+    }
+}
