@@ -138,7 +138,8 @@ public final class PreflightText {
 
     private void gdr(io.nccldoctor.gdr.GdrHost h) {
         var t = io.nccldoctor.gdr.GdrPredictor.transport(h);
-        field("GDR", t.mechanism().fold(m -> "GPU memory registration via " + m, why -> why));
+        field("GDR", t.mechanism().fold(m -> "host can register GPU memory via " + m + " (each GPU must allow it too: `nccl-doctor gdr`)",
+                why -> why));
         field("", String.join("; ", t.chain()));
     }
 

@@ -30,6 +30,11 @@ public final class Registry {
                 new FirmwareMixed());
     }
 
+    /** The topology rules that bear on GPUDirect RDMA, which `gdr` shows with its own. */
+    public static List<Rule> gdrTopologyRules() {
+        return List.of(new GdrDisabledByDistance(), new GpuNicNumaMismatch(), new IntelClientP2pReads());
+    }
+
     /** The PCIe topology rules, which `topo` shows. */
     public static List<Rule> topologyRules() {
         return List.of(

@@ -1,0 +1,68 @@
+package io.nccldoctor.cli;
+
+import io.nccldoctor.core.Json;
+import io.nccldoctor.core.Snapshot;
+import io.nccldoctor.core.Snapshots;
+import io.nccldoctor.reports.Evaluation;
+import io.nccldoctor.reports.GdrReport;
+import io.nccldoctor.reports.GdrText;
+import io.nccldoctor.reports.NodeShape;
+import io.nccldoctor.reports.Rule;
+import io.nccldoctor.reports.RuleContext;
+import io.nccldoctor.reports.rules.Registry;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+@Command(name = "gdr", mixinStandardHelpOptions = true,
+        description = {
+            "Says whether GPUDirect RDMA will be used, per GPU-NIC pair, and why not.",
+            "",
+            "Checks the host (kernel and DMA-BUF, IOMMU, nvidia_peermem, rdma-core and ibv_reg_dmabuf_mr), each GPU "
+                + "through CUDA and NVML (brand, GPUDirect RDMA and DMA-BUF attributes, P2P read and write), each RDMA "
+                + "port (state, rate, GIDs, MTU, ARP), and predicts NCCL's decision for every pair from the PCIe path, "
+                + "the NCCL version and NCCL_NET_GDR_LEVEL / NCCL_NET_GDR_READ as NCCL parses them."},
+        footer = {"",
+            "Examples:",
+            "  nccl-doctor gdr",
+            "  NCCL_NET_GDR_LEVEL=PHB nccl-doctor gdr --nccl-version 2.27.5",
+            "  nccl-doctor gdr --from node17-capture --json",
+            "",
+            "Exit codes: 0 no error-level finding, 1 an error-level finding, 2 bad usage or input, 3 the tool failed."})
+final class GdrCommand implements Callable<Integer> {
+
+    @Mixin
+    HostOptions hostOptions;
+
+    @Option(names = "--json", description = "Print the snapshot, the decisions and the findings as JSON.")
+    boolean json;
+
+    @Option(names = "--nccl-version", paramLabel = "X.Y.Z",
+            description = "Predict for this NCCL version (default: the NCCL this node loads, else the newest known).")
+    String ncclVersion;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        Snapshot s = Snapshots.take(hostOptions.host(), Probes.withGpus(), spec.commandLine().getParseResult().originalArgs(),
+                VersionInfo.toolVersion(), Clock.systemUTC());
+        List<Rule> rules = new ArrayList<>(Registry.gdrRules());
+        rules.addAll(Registry.gdrTopologyRules());
+        Optional<String> version = Optional.ofNullable(ncclVersion);
+        Evaluation e = Evaluation.of(s, rules, new RuleContext(Configs.rules(null, Registry.nodeRules()), NodeShape.none(), version));
+        GdrReport report = GdrReport.of(s, version, e);
+        var out = spec.commandLine().getOut();
+        out.print(json ? Json.write(report) : GdrText.render(report));
+        out.flush();
+        return report.exitCode();
+    }
+}
