@@ -104,17 +104,85 @@ def build(name, spec):
             link(root, dev + "/driver", "../" * (dev.count("/") - 1) + "bus/pci/drivers/" + d["driver"])
         link(root, "/sys/bus/pci/devices/" + bdf, "../../.." + dev[len("/sys"):])
         for ib in d.get("rdma", []):
-            os.makedirs(os.path.join(root, (dev + f"/infiniband/{ib}/ports/1").lstrip("/")), exist_ok=True)
+            port = dev + f"/infiniband/{ib}/ports/1"
+            os.makedirs(os.path.join(root, port.lstrip("/")), exist_ok=True)
             link(root, dev + f"/infiniband/{ib}/device", "../../../" + bdf)
             link(root, f"/sys/class/infiniband/{ib}", "../.." + dev[len("/sys"):] + f"/infiniband/{ib}")
+            p = spec.get("rdmaPort", {})
+            if p:
+                n = int(ib.split("_")[-1])
+                write(root, dev + f"/infiniband/{ib}/fw_ver", p.get("fw", "28.39.1002") + "\n")
+                write(root, dev + f"/infiniband/{ib}/node_guid", f"a088:c203:0052:d4{n:02x}\n")
+                write(root, port + "/state", p.get("state", "4: ACTIVE") + "\n")
+                write(root, port + "/phys_state", "5: LinkUp\n")
+                write(root, port + "/rate", p["rate"] + "\n")
+                write(root, port + "/link_layer", p["layer"] + "\n")
+                if p["layer"] == "InfiniBand":
+                    write(root, port + f"/gids/0", f"fe80:0000:0000:0000:a088:c203:0052:d4{n:02x}\n")
+                    write(root, port + "/gids/1", "0000:0000:0000:0000:0000:0000:0000:0000\n")
+                else:
+                    nd = p["netdevs"][n]
+                    ip = p["ips"][n]
+                    octets = [int(x) for x in ip.split("/")[0].split(".")]
+                    mapped = "0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x" % tuple(octets)
+                    for i, (gid, typ) in enumerate([(f"fe80:0000:0000:0000:ba59:9fff:fed4:1e{n:02x}", "IB/RoCE v1"),
+                                                    (f"fe80:0000:0000:0000:ba59:9fff:fed4:1e{n:02x}", "RoCE v2"),
+                                                    (mapped, "IB/RoCE v1"), (mapped, "RoCE v2")]):
+                        if typ == "RoCE v2" and not p.get("v2", True):
+                            gid = "0000:0000:0000:0000:0000:0000:0000:0000"
+                        write(root, port + f"/gids/{i}", gid + "\n")
+                        write(root, port + f"/gid_attrs/types/{i}", typ + "\n")
+                        write(root, port + f"/gid_attrs/ndevs/{i}", nd + "\n")
+                    write(root, port + "/gids/4", "0000:0000:0000:0000:0000:0000:0000:0000\n")
+                    os.makedirs(os.path.join(root, (dev + "/net/" + nd).lstrip("/")), exist_ok=True)
+                    write(root, f"/sys/class/net/{nd}/mtu", str(p["mtu"][n]) + "\n")
+                    write(root, f"/proc/sys/net/ipv4/conf/{nd}/arp_ignore", str(p.get("arpIgnore", 0)) + "\n")
+                    write(root, f"/proc/sys/net/ipv4/conf/{nd}/arp_announce", str(p.get("arpAnnounce", 0)) + "\n")
+    commands, natives = [], {}
+    gdr = spec.get("gdr")
+    if gdr:
+        write(root, "/boot/config-" + spec["kernel"], "CONFIG_DMA_SHARED_BUFFER=" + gdr.get("dmabufConfig", "y") + "\n")
+        write(root, "/proc/cmdline", gdr.get("cmdline", "BOOT_IMAGE=/vmlinuz ro quiet") + "\n")
+        if gdr.get("peermem"):
+            write(root, "/sys/module/nvidia_peermem/version", "580.95.05\n")
+        lib = "/usr/lib/x86_64-linux-gnu/"
+        ibv = "libibverbs.so.1.14.%d.0" % gdr["rdmaCore"]
+        write(root, lib + ibv, "")
+        link(root, lib + "libibverbs.so.1", ibv)
+        write(root, lib + "libcuda.so.580.95.05", "")
+        link(root, lib + "libcuda.so.1", "libcuda.so.580.95.05")
+        write(root, lib + "libnvidia-ml.so.580.95.05", "")
+        link(root, lib + "libnvidia-ml.so.1", "libnvidia-ml.so.580.95.05")
+        natives["symbol:ibv_reg_dmabuf_mr:" + lib + ibv] = {"value": gdr["rdmaCore"] >= 34}
+        natives["cuDriverGetVersion:" + lib + "libcuda.so.580.95.05"] = {"value": 13000}
+        natives["gpuSurvey:" + lib + "libcuda.so.580.95.05"] = {"value": gdr["survey"]}
+        if "ips" in spec.get("rdmaPort", {}):
+            p = spec["rdmaPort"]
+            out = "".join("%d: %s    inet %s brd 10.0.0.255 scope global %s\\       valid_lft forever preferred_lft forever\n"
+                          % (6 + i, nd, ip, nd) for i, (nd, ip) in enumerate(zip(p["netdevs"], p["ips"])))
+            commands.append({"outcome": "exited", "argv": ["ip", "-o", "-4", "addr", "show"], "exitCode": 0,
+                             "stdout": out, "stderr": "", "durationMs": 3})
     manifest = {"formatVersion": 1, "toolVersion": "fixture (scripts/make-sysfs-fixtures.py)",
                 "createdAt": "2026-11-30T00:00:00Z", "hostName": spec["hostname"], "argv": ["capture"],
-                "env": {}, "probes": ["platform", "pci", "rdma"], "files": 0, "commands": 0, "nativeQueries": 0}
+                "env": spec.get("env", {}), "probes": ["platform", "pci", "rdma", "gdrHost", "gpus"], "files": 0,
+                "commands": len(commands), "nativeQueries": len(natives)}
     write(folder, "manifest.json", json.dumps(manifest, indent=2) + "\n")
-    write(folder, "commands.json", "[ ]\n")
-    write(folder, "native.json", "{ }\n")
+    write(folder, "commands.json", json.dumps(commands, indent=2) + "\n")
+    write(folder, "native.json", json.dumps(natives, indent=2) + "\n")
     if readme:
         write(folder, "README.md", readme)
+
+
+def survey(gpus, read="OK", write="OK"):
+    """A recorded GPU survey (GpuSurvey JSON): gpus = [(busId, name, brand, major, minor, gdr, dmabuf)]."""
+    out = []
+    for i, (bus, name, brand, ma, mi, gdr, dmabuf) in enumerate(gpus):
+        out.append({"index": i, "busId": bus, "name": {"value": name}, "brand": {"value": brand},
+                    "computeMajor": {"value": ma}, "computeMinor": {"value": mi}, "gdrSupported": {"value": gdr},
+                    "dmabufSupported": {"value": dmabuf}})
+    pairs = [{"a": a[0], "b": b[0], "read": {"value": read}, "write": {"value": write}, "cudaPeerAccess": {"value": read == "OK"}}
+             for a in gpus for b in gpus if a is not b]
+    return {"gpus": {"value": out}, "p2p": {"value": pairs}}
 
 
 def dev(path, vendor, device, cls, typ, speed, width, numa, **kw):
@@ -150,7 +218,11 @@ def dgx_class():
                                    driver="mlx5_core", rdma=[f"mlx5_{nic}"], **extra))
                 nic += 1
     devices.append(dev("pci0000:00/0000:00:00.0", "8086", "09a2", "060000", "endpoint", "2.5", 1, 0))
+    gpus = [(d["path"].split("/")[-1], "NVIDIA H100 80GB HBM3", "TESLA", 9, 0, True, True)
+            for d in devices if d["vendor"] == "10de" and d["class"] == "030200"]
     return {"hostname": "dgx-class", "kernel": "6.8.0-49-generic", "os": "Ubuntu 24.04.1 LTS",
+            "rdmaPort": {"rate": "400 Gb/sec (4X NDR)", "layer": "InfiniBand"},
+            "gdr": {"rdmaCore": 50, "peermem": False, "survey": survey(gpus)},
             "cpu": {"vendor": "GenuineIntel", "family": 6, "model": 143, "name": "Intel(R) Xeon(R) Platinum 8480C",
                     "sockets": 2, "logical": 8},
             "numa": {"0": "0-3", "1": "4-7"}, "devices": devices}
@@ -163,7 +235,7 @@ def arrow_lake():
         dev(f"{rc}/0000:00:00.0", "8086", "7d1b", "060000", "endpoint", "2.5", 1, -1),
         dev(f"{rc}/0000:00:01.0", "8086", "7ecc", "060400", "root port", "32.0", 8, -1, mps=128, mpsCap=256,
             acs=["SrcValid", "ReqRedir", "CmpltRedir", "UpstreamFwd"], driver="pcieport"),
-        dev(f"{rc}/0000:00:01.0/0000:01:00.0", "10de", "2b85", "030000", "endpoint", "32.0", 8, -1, maxWidth=16, mps=128,
+        dev(f"{rc}/0000:00:01.0/0000:01:00.0", "10de", "2bb1", "030000", "endpoint", "32.0", 8, -1, maxWidth=16, mps=128,
             mpsCap=256, driver="nvidia"),
         dev(f"{rc}/0000:00:01.1", "8086", "7ecd", "060400", "root port", "8.0", 8, -1, maxSpeed="32.0", mps=256, mpsCap=256,
             acs=["SrcValid", "ReqRedir", "CmpltRedir", "UpstreamFwd"], driver="pcieport"),
@@ -174,6 +246,11 @@ def arrow_lake():
         dev(f"{rc}/0000:00:1f.6", "8086", "550a", "020000", "endpoint", "2.5", 1, -1, driver="e1000e"),
     ]
     return {"hostname": "arrowlake-ws", "kernel": "6.11.0-29-generic", "os": "Ubuntu 24.04.2 LTS",
+            "env": {"NCCL_NET_GDR_LEVEL": "phb"},
+            "rdmaPort": {"rate": "100 Gb/sec (4X EDR)", "layer": "Ethernet", "fw": "16.35.4030",
+                         "netdevs": ["enp2s0f0np0", "enp2s0f1np1"], "ips": ["10.0.0.5/24", "10.0.0.6/24"], "mtu": [9000, 1500]},
+            "gdr": {"rdmaCore": 50, "peermem": False, "cmdline": "BOOT_IMAGE=/vmlinuz ro quiet intel_iommu=on",
+                    "survey": survey([("0000:01:00.0", "NVIDIA RTX PRO 6000 Blackwell Workstation Edition", "NVIDIA_RTX", 12, 0, True, True)])},
             "cpu": {"vendor": "GenuineIntel", "family": 6, "model": 198, "name": "Intel(R) Core(TM) Ultra 9 285K",
                     "sockets": 1, "logical": 4},
             "numa": {"0": "0-3"}, "devices": devices}
@@ -194,6 +271,14 @@ def threadripper_pro():
             mps=256, mpsCap=256, driver="nvidia"),
     ]
     return {"hostname": "trpro-ws", "kernel": "6.8.0-51-generic", "os": "Ubuntu 24.04.1 LTS",
+            "env": {"NCCL_NET_GDR_LEVEL": "PHB"},
+            "rdmaPort": {"rate": "100 Gb/sec (4X EDR)", "layer": "Ethernet", "fw": "22.39.1002", "arpIgnore": 1, "arpAnnounce": 2,
+                         "netdevs": ["enp66s0f0np0", "enp66s0f1np1"], "ips": ["10.0.1.5/24", "10.0.2.5/24"], "mtu": [9000, 9000],
+                         "v2": True},
+            "gdr": {"rdmaCore": 50, "peermem": True,
+                    "survey": survey([("0000:21:00.0", "NVIDIA GeForce RTX 4090", "GEFORCE", 8, 9, True, False),
+                                      ("0000:41:00.0", "NVIDIA GeForce RTX 4090", "GEFORCE", 8, 9, True, False)],
+                                     read="GPU_NOT_SUPPORTED", write="GPU_NOT_SUPPORTED")},
             "cpu": {"vendor": "AuthenticAMD", "family": 25, "model": 8, "name": "AMD Ryzen Threadripper PRO 5975WX 32-Cores",
                     "sockets": 1, "logical": 4},
             "numa": {"0": "0-3"}, "devices": devices}
@@ -211,7 +296,11 @@ def epyc_two_socket():
         dev("pci0000:80/0000:80:01.1/0000:81:00.0", "15b3", "1021", "020000", "endpoint", "32.0", 16, 1, mps=512, mpsCap=512,
             driver="mlx5_core", rdma=["mlx5_0"]),
     ]
-    return {"hostname": "epyc-2s", "kernel": "5.15.0-125-generic", "os": "Ubuntu 22.04.5 LTS",
+    return {"hostname": "epyc-2s", "kernel": "5.4.0-216-generic", "os": "Ubuntu 20.04.6 LTS",
+            "rdmaPort": {"rate": "400 Gb/sec (4X NDR)", "layer": "InfiniBand", "state": "2: INIT"},
+            "gdr": {"rdmaCore": 28, "peermem": False,
+                    "survey": survey([("0000:01:00.0", "NVIDIA L40S", "NVIDIA", 8, 9, True, True),
+                                      ("0000:21:00.0", "NVIDIA L40S", "NVIDIA", 8, 9, True, True)])},
             "cpu": {"vendor": "AuthenticAMD", "family": 25, "model": 17, "name": "AMD EPYC 9654 96-Core Processor",
                     "sockets": 2, "logical": 8},
             "numa": {"0": "0-3", "1": "4-7"}, "devices": devices}

@@ -21,8 +21,13 @@ public final class GdrPredictor {
     private GdrPredictor() {
     }
 
-    /** The host-wide answer: can the RDMA transport register GPU memory at all, and by which mechanism. */
-    public record Transport(Fact<String> mechanism, List<String> chain) {
+    /**
+     * The host-wide answer: can the RDMA stack register GPU memory at all, and by which mechanism.
+     *
+     * @param dmabuf  kernel, kernel config and rdma-core allow DMA-BUF registration (the GPU must allow it too)
+     * @param peermem a peer-memory client is loaded (the GPU must support nv-p2p: not GeForce)
+     */
+    public record Transport(Fact<String> mechanism, boolean dmabuf, boolean peermem, List<String> chain) {
     }
 
     public static Transport transport(GdrHost host) {
@@ -35,15 +40,44 @@ public final class GdrPredictor {
         host.dmaSharedBuffer().map(v -> chain.add("CONFIG_DMA_SHARED_BUFFER=" + v));
         chain.add("rdma-core " + host.rdmaCore().describe() + host.dmabufMr().map(b -> b ? ", exports ibv_reg_dmabuf_mr" : ", no ibv_reg_dmabuf_mr (needs rdma-core 34)").orElse(""));
         boolean dmabuf = kernel.orElse(false) && config.orElse(true) && host.dmabufMr().orElse(false);
-        if (dmabuf) {
-            return new Transport(Fact.of(peermem ? "DMA-BUF (peer-memory client also present)" : "DMA-BUF"), chain);
-        }
-        if (peermem) {
-            return new Transport(Fact.of("peer-memory client"), chain);
+        if (dmabuf || peermem) {
+            String m = dmabuf && peermem ? "DMA-BUF or the peer-memory client" : dmabuf ? "DMA-BUF" : "the peer-memory client";
+            return new Transport(Fact.of(m), dmabuf, peermem, chain);
         }
         boolean unknown = !host.kernel().isValue() || !host.dmabufMr().isValue() && host.ibverbs().found();
         return new Transport(unknown ? Fact.absent("cannot tell: " + String.join("; ", chain))
-                : Fact.absent("neither a peer-memory client nor DMA-BUF: NCCL cannot register GPU memory with the NIC"), chain);
+                : Fact.absent("neither a peer-memory client nor DMA-BUF: NCCL cannot register GPU memory with the NIC"),
+                false, false, chain);
+    }
+
+    private static final java.util.Set<String> CONSUMER = java.util.Set.of("GEFORCE", "GEFORCE_RTX", "TITAN", "TITAN_RTX");
+
+    /**
+     * How this GPU's memory can be registered: DMA-BUF when the host allows it and the GPU reports
+     * DMA_BUF_SUPPORTED; else the peer-memory client when loaded and the GPU supports nv-p2p (attribute 116, and
+     * not a GeForce: NVIDIA documents GPUDirect RDMA for data-centre and professional GPUs only).
+     */
+    static Fact<String> gpuMechanism(Transport t, Optional<GpuSurvey.Gpu> gpu) {
+        if (gpu.isEmpty()) {
+            return Fact.of(t.mechanism().get() + " (GPU not surveyed: its own support unknown)");
+        }
+        GpuSurvey.Gpu g = gpu.get();
+        if (t.dmabuf() && g.dmabufSupported().orElse(false)) {
+            return Fact.of("DMA-BUF");
+        }
+        boolean consumer = g.brand().map(CONSUMER::contains).orElse(false);
+        if (t.peermem() && g.gdrSupported().orElse(false) && !consumer) {
+            return Fact.of("the peer-memory client");
+        }
+        List<String> why = new ArrayList<>();
+        if (t.dmabuf()) {
+            why.add("the GPU reports DMA_BUF_SUPPORTED " + g.dmabufSupported().describe());
+        }
+        if (t.peermem()) {
+            why.add(consumer ? "a " + g.brand().get() + " GPU does not support GPUDirect RDMA through nv-p2p"
+                    : "the GPU reports GPU_DIRECT_RDMA_SUPPORTED " + g.gdrSupported().describe());
+        }
+        return Fact.absent(String.join(", and ", why));
     }
 
     public static List<GdrDecision> decide(Topology t, GpuSurvey gpus, Transport transport, Map<String, String> env,
@@ -79,9 +113,8 @@ public final class GdrPredictor {
             chain.add("GDR unavailable on this host: " + transport.mechanism().reason());
             enabled = transport.mechanism().isAbsent() && transport.mechanism().reason().startsWith("cannot tell")
                     ? Fact.absent(transport.mechanism().reason()) : Fact.of(false);
-        } else if (info.isPresent() && info.get().gdrSupported().isValue() && !info.get().gdrSupported().get()
-                && !info.get().dmabufSupported().orElse(false)) {
-            chain.add(g.label() + " reports no GPUDirect RDMA support (attribute 116 = 0, 124 = 0)");
+        } else if (!gpuMechanism(transport, info).isValue()) {
+            chain.add(g.label() + " cannot be registered: " + gpuMechanism(transport, info).reason());
             enabled = Fact.of(false);
         } else if (p.ncclNumber() > level.number()) {
             chain.add(p.ncclPath() + " (" + p.ncclNumber() + ") > " + level.name() + " (" + level.number() + ") → NCCL " + v
@@ -95,7 +128,7 @@ public final class GdrPredictor {
             enabled = Fact.of(false);
         } else {
             chain.add(p.ncclPath() + " (" + p.ncclNumber() + ") <= " + level.name() + " (" + level.number() + ") → NCCL " + v
-                    + " enables GDR via " + transport.mechanism().get() + " (" + level.source() + ")");
+                    + " enables GDR via " + gpuMechanism(transport, info).get() + " (" + level.source() + ")");
             enabled = Fact.of(true);
         }
         Fact<Boolean> read = enabled.flatMap(on -> on ? read(readEnv, v, info, gpuCount, chain) : Fact.of(false));

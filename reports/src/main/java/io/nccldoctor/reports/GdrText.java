@@ -76,11 +76,25 @@ public final class GdrText {
             line("");
             return;
         }
-        line("NCCL's decision per GPU-NIC pair");
-        for (GdrDecision d : r.decisions().get()) {
-            String state = d.enabled().fold(on -> on ? "GDR on " : "GDR off", why -> "GDR ?  ");
-            line("  " + state + "  " + d.gpu() + " <-> " + d.nicName() + ": " + String.join("; ", d.chain()));
-        }
+        line("NCCL's decision per GPU-NIC pair (each GPU's nearest NICs; every pair in --json)");
+        java.util.Map<String, List<GdrDecision>> byGpu = new java.util.LinkedHashMap<>();
+        r.decisions().get().forEach(d -> byGpu.computeIfAbsent(d.gpu(), k -> new java.util.ArrayList<>()).add(d));
+        byGpu.forEach((gpu, list) -> {
+            int nearest = list.stream().mapToInt(GdrDecision::distance).min().orElse(0);
+            for (GdrDecision d : list) {
+                if (d.distance() == nearest) {
+                    String state = d.enabled().fold(on -> on ? "GDR on " : "GDR off", why -> "GDR ?  ");
+                    line("  " + state + "  " + d.gpu() + " <-> " + d.nicName() + ": " + String.join("; ", d.chain()));
+                }
+            }
+            java.util.Map<String, List<String>> farther = new java.util.TreeMap<>();
+            list.stream().filter(d -> d.distance() > nearest).forEach(d -> farther.computeIfAbsent(d.path() + " "
+                    + d.enabled().fold(on -> on ? "GDR on" : "GDR off", why -> "GDR ?"), k -> new java.util.ArrayList<>()).add(d.nicName()));
+            if (!farther.isEmpty()) {
+                line("           " + gpu + " farther NICs: " + farther.entrySet().stream().map(e -> e.getKey() + " " + String.join(", ", e.getValue()))
+                        .reduce((a, b) -> a + "; " + b).orElse(""));
+            }
+        });
         line("");
     }
 

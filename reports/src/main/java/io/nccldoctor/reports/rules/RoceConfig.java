@@ -83,7 +83,7 @@ public final class RoceConfig implements Rule {
         for (RdmaPorts.Port p : roce) {
             List<String> evidence = problem.apply(p, ctx);
             if (!evidence.isEmpty()) {
-                findings.add(finding(p.label(), p.label() + ": " + info.title().replaceFirst("^a RoCE port('s)? ", ""), evidence));
+                findings.add(finding(p.label(), info.title().replaceFirst("^a RoCE port('s)? ", ""), evidence));
             }
         }
         return findings.isEmpty() ? Outcome.pass() : Outcome.flag(findings);
