@@ -221,4 +221,28 @@ class CliTest {
         assertThat(doc.at("/nicLegend/NIC9").asText()).isEqualTo("mlx5_9");
         assertThat(run("parse", "lspci", "x").code()).isEqualTo(2);
     }
+
+    @Test
+    void gdrOnThisVmSaysWhatItSkippedAndWhatItCouldCheck() {
+        Run r = run("gdr");
+        assertThat(r.code()).isZero();
+        assertThat(r.err()).isEmpty();
+        assertThat(r.out()).contains("GPUs      absent: the NVIDIA kernel module is not loaded")
+                .contains("RDMA      /sys/class/infiniband absent")
+                .contains("  Kernel    ")
+                .contains("not predicted (needs an NVIDIA GPU and an RDMA-capable NIC)")
+                .contains("RDMA_PORT_NOT_ACTIVE");
+    }
+
+    @Test
+    void gdrOnTheArrowLakeFixtureExplainsTheIgnoredLevel() throws Exception {
+        Run r = run("gdr", "--from", FIXTURES + "arrowlake-ws", "--nccl-version", "2.27.5");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("GDR off  GPU0 <-> mlx5_0: PHB (8) > PXB (5)").contains("'phb' is not 'PHB'")
+                .contains("NCCL_GDR_LEVEL_IGNORED").contains("ARP_FLUX");
+        JsonNode doc = Json.mapper().readTree(run("gdr", "--from", FIXTURES + "epyc-2s", "--json").out());
+        assertThat(doc.get("kind").asText()).isEqualTo("gdr");
+        assertThat(doc.at("/decisions/value/0/enabled/value").asBoolean()).isFalse();
+        assertThat(doc.get("exitCode").asInt()).as("a port in INIT is an error").isEqualTo(1);
+    }
 }
