@@ -1,6 +1,7 @@
 package io.nccldoctor.cli;
 
 import io.nccldoctor.core.Json;
+import io.nccldoctor.gdr.PerftestOutput;
 import io.nccldoctor.pcie.SmiTopoMatrix;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -14,14 +15,16 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "parse", mixinStandardHelpOptions = true,
         description = {"Reads a third-party tool's output and prints what it says, structured.",
             "",
-            "Formats: nvidia-smi-topo (the matrix of `nvidia-smi topo -m`, old and new layouts)."},
-        footer = {"", "Example:", "  nccl-doctor parse nvidia-smi-topo topo.txt --json"})
+            "Formats: nvidia-smi-topo (the matrix of `nvidia-smi topo -m`, old and new layouts); perftest (the output "
+                + "of ib_write_bw, ib_read_bw, ib_send_bw and the latency tests, client or server side, MB/sec or Gb/sec, "
+                + "size sweeps, --use_cuda runs, warnings and errors with their meaning)."},
+        footer = {"", "Examples:", "  nccl-doctor parse nvidia-smi-topo topo.txt --json", "  nccl-doctor parse perftest ib_write_bw.log"})
 final class ParseCommand implements Callable<Integer> {
 
-    enum Format { NVIDIA_SMI_TOPO }
+    enum Format { NVIDIA_SMI_TOPO, PERFTEST }
 
     @Parameters(index = "0", paramLabel = "FORMAT", converter = FormatConverter.class,
-            description = "nvidia-smi-topo")
+            description = "nvidia-smi-topo or perftest")
     Format format;
 
     @Parameters(index = "1", paramLabel = "FILE", description = "The text to read.")
@@ -35,6 +38,9 @@ final class ParseCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (format == Format.PERFTEST) {
+            return perftest();
+        }
         SmiTopoMatrix m = SmiTopoMatrix.parse(TopoSources.read(file, "parse").lines().toList(), file.toString());
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
@@ -60,6 +66,25 @@ final class ParseCommand implements Callable<Integer> {
         return 0;
     }
 
+    private int perftest() {
+        PerftestOutput p = PerftestOutput.parse(TopoSources.read(file, "parse").lines().toList(), file.toString());
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.print(Json.write(p));
+        } else {
+            out.println(p.test().orElse("perftest (no title)") + " from " + file + (p.gpu().isValue() ? ", GPU memory of " + p.gpu().get() : ", host memory"));
+            p.header().forEach((k, v) -> out.println("  " + k + ": " + v));
+            if (!p.rows().isEmpty()) {
+                out.printf(java.util.Locale.ROOT, "  %12s %12s %14s %14s%n", "bytes", "iterations", "peak " + p.unit(), "average " + p.unit());
+                p.rows().forEach(r -> out.printf(java.util.Locale.ROOT, "  %12d %12d %14.2f %14.2f%n", r.bytes(), r.iterations(), r.peak(), r.average()));
+            }
+            p.warnings().forEach(w -> out.println("warning: " + w));
+            p.errors().forEach(e -> out.println("error: " + e));
+        }
+        out.flush();
+        return 0;
+    }
+
     /** "nvidia-smi-topo" → NVIDIA_SMI_TOPO, with a message that lists the formats. */
     static final class FormatConverter implements picocli.CommandLine.ITypeConverter<Format> {
         @Override
@@ -69,7 +94,7 @@ final class ParseCommand implements Callable<Integer> {
                     return f;
                 }
             }
-            throw new picocli.CommandLine.TypeConversionException("unknown format '" + value + "'; known: nvidia-smi-topo");
+            throw new picocli.CommandLine.TypeConversionException("unknown format '" + value + "'; known: nvidia-smi-topo, perftest");
         }
     }
 }
