@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Builds .device/ (ignored by git): a jlink'd JRE, the runnable jar, the JUnit console launcher and every module's
+# test classes with their dependencies, so scripts/device-check.sh can run on a GPU machine that has no Java.
+# Run here, then carry .device to the GPU machine.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+out=.device
+rm -rf "$out" && mkdir -p "$out/lib" "$out/classes"
+mvn -q -B -ntp -DskipTests install
+for m in core pcie-inspect gdr-probe collectives reports cli; do
+  # test classes only (the main ones and their dependencies are in the runnable jar); no fixtures: the
+  # gpu-tagged tests read the live machine
+  [ -d "$m/target/test-classes" ] && (cd "$m/target/test-classes" && find . -name '*.class' -exec cp --parents {} "$root/$out/classes/" \;)
+done
+# AssertJ is the one test library the JUnit console launcher does not bring
+mvn -q -B -ntp dependency:copy -Dartifact=org.assertj:assertj-core:3.27.6 -DoutputDirectory="$out/lib"
+mvn -q -B -ntp dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:1.14.4 \
+  -DoutputDirectory="$out" -Dmdep.stripVersion=true
+cp cli/target/nccl-doctor.jar "$out/"
+# Temurin 25's jlink when present: its libjvm needs only GLIBC 2.17 (reference/java-deps.md §5); zip-9 keeps the
+# whole carry under the device tool's 64 MiB.
+jdk="${JLINK_JDK:-/usr/lib/jvm/temurin-25-jdk-amd64}"
+compress="zip-9"
+if [ ! -x "$jdk/bin/jlink" ]; then
+  jdk="$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")"
+  compress=2
+fi
+"$jdk/bin/jlink" --add-modules java.base,java.logging,java.xml,java.management,jdk.unsupported,java.naming \
+  --strip-debug --no-header-files --no-man-pages --compress="$compress" --output "$out/jre"
+strip --strip-unneeded "$out/jre/lib/server/libjvm.so" 2>/dev/null || true
+du -sh --apparent-size "$out" "$out/jre" "$out/lib"
