@@ -143,6 +143,8 @@ def build(name, spec):
     if gdr:
         write(root, "/boot/config-" + spec["kernel"], "CONFIG_DMA_SHARED_BUFFER=" + gdr.get("dmabufConfig", "y") + "\n")
         write(root, "/proc/cmdline", gdr.get("cmdline", "BOOT_IMAGE=/vmlinuz ro quiet") + "\n")
+        for g in range(gdr.get("iommuGroups", 0)):
+            os.makedirs(os.path.join(root, f"sys/kernel/iommu_groups/{g}/devices"), exist_ok=True)
         if gdr.get("peermem"):
             write(root, "/sys/module/nvidia_peermem/version", "580.95.05\n")
         lib = "/usr/lib/x86_64-linux-gnu/"
@@ -249,7 +251,7 @@ def arrow_lake():
             "env": {"NCCL_NET_GDR_LEVEL": "phb"},
             "rdmaPort": {"rate": "100 Gb/sec (4X EDR)", "layer": "Ethernet", "fw": "16.35.4030",
                          "netdevs": ["enp2s0f0np0", "enp2s0f1np1"], "ips": ["10.0.0.5/24", "10.0.0.6/24"], "mtu": [9000, 1500]},
-            "gdr": {"rdmaCore": 50, "peermem": False, "cmdline": "BOOT_IMAGE=/vmlinuz ro quiet intel_iommu=on",
+            "gdr": {"rdmaCore": 50, "peermem": False, "cmdline": "BOOT_IMAGE=/vmlinuz ro quiet intel_iommu=on", "iommuGroups": 24,
                     "survey": survey([("0000:01:00.0", "NVIDIA RTX PRO 6000 Blackwell Workstation Edition", "NVIDIA_RTX", 12, 0, True, True)])},
             "cpu": {"vendor": "GenuineIntel", "family": 6, "model": 198, "name": "Intel(R) Core(TM) Ultra 9 285K",
                     "sockets": 1, "logical": 4},

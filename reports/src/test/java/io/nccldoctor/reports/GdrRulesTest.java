@@ -39,7 +39,7 @@ class GdrRulesTest {
     @Test
     void eachFixtureHasTheFindingsItsReadmeStates() {
         assertThat(codes(snapshot("dgx-class"))).isEmpty();
-        assertThat(codes(snapshot("arrowlake-ws"))).containsExactly("NCCL_GDR_LEVEL_IGNORED:NCCL_NET_GDR_LEVEL",
+        assertThat(codes(snapshot("arrowlake-ws"))).containsExactly("NCCL_GDR_LEVEL_IGNORED:NCCL_NET_GDR_LEVEL", "IOMMU_TRANSLATION:node",
                 "ROCE_MTU_TOO_SMALL:mlx5_1 port 1", "ARP_FLUX:10.0.0.0/24");
         assertThat(codes(snapshot("threadripper-pro-ws"))).containsExactly("GEFORCE_NO_GPUDIRECT:0000:21:00.0",
                 "GEFORCE_NO_GPUDIRECT:0000:41:00.0");

@@ -23,6 +23,7 @@ public final class Registry {
                 new GdrUnavailable(),
                 new GeforceGpu(),
                 new GdrLevelIgnored(),
+                new IommuTranslation(),
                 new RdmaPortNotActive(),
                 RoceConfig.v2Gid(),
                 RoceConfig.mtu(),
