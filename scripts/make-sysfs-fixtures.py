@@ -144,7 +144,7 @@ def build(name, spec):
         write(root, "/boot/config-" + spec["kernel"], "CONFIG_DMA_SHARED_BUFFER=" + gdr.get("dmabufConfig", "y") + "\n")
         write(root, "/proc/cmdline", gdr.get("cmdline", "BOOT_IMAGE=/vmlinuz ro quiet") + "\n")
         for g in range(gdr.get("iommuGroups", 0)):
-            os.makedirs(os.path.join(root, f"sys/kernel/iommu_groups/{g}/devices"), exist_ok=True)
+            write(root, f"/sys/kernel/iommu_groups/{g}/type", "DMA-FQ\n")
         if gdr.get("peermem"):
             write(root, "/sys/module/nvidia_peermem/version", "580.95.05\n")
         lib = "/usr/lib/x86_64-linux-gnu/"
