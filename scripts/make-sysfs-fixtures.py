@@ -134,8 +134,9 @@ def build(name, spec):
                         write(root, port + f"/gid_attrs/types/{i}", typ + "\n")
                         write(root, port + f"/gid_attrs/ndevs/{i}", nd + "\n")
                     write(root, port + "/gids/4", "0000:0000:0000:0000:0000:0000:0000:0000\n")
-                    os.makedirs(os.path.join(root, (dev + "/net/" + nd).lstrip("/")), exist_ok=True)
-                    write(root, f"/sys/class/net/{nd}/mtu", str(p["mtu"][n]) + "\n")
+                    # as in sysfs: the netdev lives below its PCI function, /sys/class/net links to it
+                    write(root, dev + f"/net/{nd}/mtu", str(p["mtu"][n]) + "\n")
+                    link(root, f"/sys/class/net/{nd}", "../.." + dev[len("/sys"):] + f"/net/{nd}")
                     write(root, f"/proc/sys/net/ipv4/conf/{nd}/arp_ignore", str(p.get("arpIgnore", 0)) + "\n")
                     write(root, f"/proc/sys/net/ipv4/conf/{nd}/arp_announce", str(p.get("arpAnnounce", 0)) + "\n")
     commands, natives = [], {}
