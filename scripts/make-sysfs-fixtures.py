@@ -159,6 +159,8 @@ def build(name, spec):
         natives["symbol:ibv_reg_dmabuf_mr:" + lib + ibv] = {"value": gdr["rdmaCore"] >= 34}
         natives["cuDriverGetVersion:" + lib + "libcuda.so.580.95.05"] = {"value": 13000}
         natives["gpuSurvey:" + lib + "libcuda.so.580.95.05"] = {"value": gdr["survey"]}
+        if "registration" in gdr:
+            natives["registration:" + lib + ibv] = {"value": gdr["registration"]}
         if "ips" in spec.get("rdmaPort", {}):
             p = spec["rdmaPort"]
             out = "".join("%d: %s    inet %s brd 10.0.0.255 scope global %s\\       valid_lft forever preferred_lft forever\n"
@@ -302,6 +304,15 @@ def epyc_two_socket():
     return {"hostname": "epyc-2s", "kernel": "5.4.0-216-generic", "os": "Ubuntu 20.04.6 LTS",
             "rdmaPort": {"rate": "400 Gb/sec (4X NDR)", "layer": "InfiniBand", "state": "2: INIT"},
             "gdr": {"rdmaCore": 28, "peermem": False,
+                    # what `gdr --active` records on such a node: no ibv_reg_dmabuf_mr before rdma-core 34, no peermem
+                    "registration": {
+                        "ncclProbe": {"value": [{"hca": "mlx5_0", "dmabufSupport": {"value":
+                            "not supported: this libibverbs has no ibv_reg_dmabuf_mr (rdma-core before 34)"}}]},
+                        "pairs": {"value": [{"gpuBusId": bus, "hca": "mlx5_0",
+                                             "dmabuf": {"value": "not possible: libibverbs has no ibv_reg_dmabuf_mr (rdma-core before 34)"},
+                                             "peermem": {"value": "failed: errno 14 (EFAULT: the NIC cannot pin this GPU memory: "
+                                                                  "no peer-memory client, or a GPU without GPUDirect RDMA)"}}
+                                            for bus in ("0000:01:00.0", "0000:21:00.0")]}},
                     "survey": survey([("0000:01:00.0", "NVIDIA L40S", "NVIDIA", 8, 9, True, True),
                                       ("0000:21:00.0", "NVIDIA L40S", "NVIDIA", 8, 9, True, True)])},
             "cpu": {"vendor": "AuthenticAMD", "family": 25, "model": 17, "name": "AMD EPYC 9654 96-Core Processor",

@@ -3,6 +3,7 @@ package io.nccldoctor.cli;
 import io.nccldoctor.core.Json;
 import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.core.Snapshots;
+import io.nccldoctor.gdr.RegistrationProbe;
 import io.nccldoctor.reports.Evaluation;
 import io.nccldoctor.reports.GdrReport;
 import io.nccldoctor.reports.GdrText;
@@ -33,6 +34,7 @@ import picocli.CommandLine.Model.CommandSpec;
             "Examples:",
             "  nccl-doctor gdr",
             "  NCCL_NET_GDR_LEVEL=PHB nccl-doctor gdr --nccl-version 2.27.5",
+            "  nccl-doctor gdr --active                     try the registrations for real",
             "  nccl-doctor gdr --from node17-capture --json",
             "",
             "Exit codes: 0 no error-level finding, 1 an error-level finding, 2 bad usage or input, 3 the tool failed."})
@@ -44,6 +46,10 @@ final class GdrCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the snapshot, the decisions and the findings as JSON.")
     boolean json;
 
+    @Option(names = "--active", description = "Also register GPU memory with every HCA for real (DMA-BUF and peer-memory "
+            + "client) and run NCCL's DMA-BUF probe; allocates 2 MiB per GPU.")
+    boolean active;
+
     @Option(names = "--nccl-version", paramLabel = "X.Y.Z",
             description = "Predict for this NCCL version (default: the NCCL this node loads, else the newest known).")
     String ncclVersion;
@@ -53,7 +59,11 @@ final class GdrCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Snapshot s = Snapshots.take(hostOptions.host(), Probes.withGpus(), spec.commandLine().getParseResult().originalArgs(),
+        List<io.nccldoctor.core.Probe<?>> probes = new ArrayList<>(Probes.withGpus());
+        if (active) {
+            probes.add(new RegistrationProbe());
+        }
+        Snapshot s = Snapshots.take(hostOptions.host(), probes, spec.commandLine().getParseResult().originalArgs(),
                 VersionInfo.toolVersion(), Clock.systemUTC());
         List<Rule> rules = new ArrayList<>(Registry.gdrRules());
         rules.addAll(Registry.gdrTopologyRules());

@@ -245,4 +245,13 @@ class CliTest {
         assertThat(doc.at("/decisions/value/0/enabled/value").asBoolean()).isFalse();
         assertThat(doc.get("exitCode").asInt()).as("a port in INIT is an error").isEqualTo(1);
     }
+
+    @Test
+    void gdrActiveSaysWhyItSkippedHereAndReplaysARecordedFailure() {
+        Run here = run("gdr", "--active");
+        assertThat(here.out()).contains("Registration tried for real (--active)").contains("skipped: no RDMA device");
+        Run epyc = run("gdr", "--active", "--from", FIXTURES + "epyc-2s");
+        assertThat(epyc.out()).contains("0000:01:00.0 with mlx5_0: DMA-BUF not possible: libibverbs has no ibv_reg_dmabuf_mr")
+                .contains("GDR_REGISTRATION_FAILED");
+    }
 }

@@ -25,6 +25,7 @@ public final class GdrText {
         Sections.rdma(r.snapshot()).ifPresent(t::rdma);
         t.line("");
         t.decisions(r);
+        t.registration(r.snapshot().section(io.nccldoctor.gdr.RegistrationProbe.KEY, io.nccldoctor.gdr.Registration.class));
         t.findings(r.findings(), r.notChecked());
         return t.out.toString();
     }
@@ -94,6 +95,29 @@ public final class GdrText {
                 line("           " + gpu + " farther NICs: " + farther.entrySet().stream().map(e -> e.getKey() + " " + String.join(", ", e.getValue()))
                         .reduce((a, b) -> a + "; " + b).orElse(""));
             }
+        });
+        line("");
+    }
+
+    private void registration(io.nccldoctor.gdr.Registration r) {
+        if (r == null) {
+            return;
+        }
+        line("Registration tried for real (--active)");
+        r.ncclProbe().fold(list -> {
+            list.forEach(p -> line("  " + p.hca() + ": NCCL's DMA-BUF probe: " + p.dmabufSupport().describe()));
+            return null;
+        }, why -> {
+            line("  " + why);
+            return null;
+        });
+        r.pairs().fold(list -> {
+            list.forEach(p -> line("  " + p.gpuBusId() + " with " + p.hca() + ": DMA-BUF " + p.dmabuf().describe()
+                    + "; peer-memory client " + p.peermem().describe()));
+            return null;
+        }, why -> {
+            line("  per GPU: " + why);
+            return null;
         });
         line("");
     }

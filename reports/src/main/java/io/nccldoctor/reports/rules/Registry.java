@@ -28,7 +28,8 @@ public final class Registry {
                 RoceConfig.v2Gid(),
                 RoceConfig.mtu(),
                 new ArpFlux(),
-                new FirmwareMixed());
+                new FirmwareMixed(),
+                new RegistrationFailed());
     }
 
     /** The topology rules that bear on GPUDirect RDMA, which `gdr` shows with its own. */
