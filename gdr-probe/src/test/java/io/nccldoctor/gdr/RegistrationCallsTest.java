@@ -1,13 +1,10 @@
 package io.nccldoctor.gdr;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
+import io.nccldoctor.core.StubLibraries;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -62,17 +59,7 @@ class RegistrationCallsTest {
             """;
 
     private Path build(String name, String source) throws IOException, InterruptedException {
-        Path c = Files.writeString(tmp.resolve(name + ".c"), source);
-        Path so = tmp.resolve(name);
-        Process p;
-        try {
-            p = new ProcessBuilder("gcc", "-shared", "-fPIC", "-o", so.toString(), c.toString()).redirectErrorStream(true).start();
-        } catch (IOException e) {
-            assumeTrue(false, "gcc not installed");
-            return null;
-        }
-        assumeTrue(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, "gcc could not build " + name);
-        return so;
+        return StubLibraries.build(tmp, name, source);
     }
 
     @Test

@@ -2,7 +2,6 @@ package io.nccldoctor.reports.rules;
 
 import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.gdr.GdrPredictor;
-import io.nccldoctor.pcie.DeviceKind;
 import io.nccldoctor.reports.Outcome;
 import io.nccldoctor.reports.Rule;
 import io.nccldoctor.reports.RuleContext;
@@ -32,7 +31,7 @@ public final class GdrUnavailable implements Rule {
 
     @Override
     public Outcome check(Snapshot s, RuleContext ctx) {
-        if (NodeFacts.ofKind(NodeFacts.devices(s).orElse(List.of()), DeviceKind.GPU).isEmpty()) {
+        if (!NodeFacts.hasGpu(s)) {
             return Outcome.waived("no NVIDIA GPU");
         }
         if (RdmaPorts.of(s).isEmpty()) {

@@ -3,7 +3,6 @@ package io.nccldoctor.reports.rules;
 import io.nccldoctor.collectives.Libraries;
 import io.nccldoctor.core.libs.NativeLibrary;
 import io.nccldoctor.core.Snapshot;
-import io.nccldoctor.pcie.DeviceKind;
 import io.nccldoctor.reports.Outcome;
 import io.nccldoctor.reports.Rule;
 import io.nccldoctor.reports.RuleContext;
@@ -33,7 +32,7 @@ public final class NcclNotFound implements Rule {
 
     @Override
     public Outcome check(Snapshot s, RuleContext ctx) {
-        if (NodeFacts.ofKind(NodeFacts.devices(s).orElse(List.of()), DeviceKind.GPU).isEmpty()) {
+        if (!NodeFacts.hasGpu(s)) {
             return Outcome.waived("no NVIDIA GPU");
         }
         var lib = Sections.libraries(s).map(Libraries::nccl);

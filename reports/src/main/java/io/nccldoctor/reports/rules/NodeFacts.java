@@ -19,6 +19,11 @@ final class NodeFacts {
         return Sections.pci(s).map(PciInventory::devices).filter(f -> f.isValue()).map(f -> f.get());
     }
 
+    /** Whether the PCI inventory lists an NVIDIA GPU (false when it could not be read). */
+    static boolean hasGpu(Snapshot s) {
+        return !ofKind(devices(s).orElse(List.of()), DeviceKind.GPU).isEmpty();
+    }
+
     static List<PciDevice> ofKind(List<PciDevice> devices, DeviceKind kind) {
         return devices.stream().filter(d -> d.kind() == kind).toList();
     }
