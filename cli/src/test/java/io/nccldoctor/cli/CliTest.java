@@ -254,4 +254,18 @@ class CliTest {
         assertThat(epyc.out()).contains("0000:01:00.0 with mlx5_0: DMA-BUF not possible: libibverbs has no ibv_reg_dmabuf_mr")
                 .contains("GDR_REGISTRATION_FAILED");
     }
+
+    @Test
+    void alignReproducesTheFieldReportAndSuggestsAFix() throws Exception {
+        Run bad = run("align", "--collective", "alltoall", "--dtype", "float", "--count", "134217726", "--ranks", "3");
+        assertThat(bad.code()).isEqualTo(1);
+        assertThat(bad.out()).contains("per-peer chunk: 44,739,242 elements = 178,956,968 bytes, NOT a multiple of 16")
+                .contains("nccl-tests would use 134,217,720 elements").contains("134,217,720 below, 134,217,732 above");
+        JsonNode doc = Json.mapper().readTree(run("align", "--collective", "allgather", "--dtype", "bf16", "--shape", "8x24x1000",
+                "--ranks", "24", "--json").out());
+        assertThat(doc.get("chunkBytesAligned").asBoolean()).isTrue();
+        assertThat(run("align", "--collective", "alltoall", "--dtype", "float", "--ranks", "3").code()).as("count or shape needed").isEqualTo(2);
+        assertThat(run("align", "--collective", "gather", "--dtype", "float", "--count", "8", "--ranks", "2").err())
+                .contains("unknown collective 'gather'");
+    }
 }

@@ -1,0 +1,26 @@
+package io.nccldoctor.collectives.coll;
+
+/** all_gather.cu: base = (count/n) trimmed to 16 bytes; send base, receive base×n; busbw factor (n-1)/n. */
+public final class AllGather implements Collective {
+
+    @Override
+    public String name() {
+        return "allgather";
+    }
+
+    @Override
+    public Sizing sizing(long count, int eltSize, int nranks) {
+        long base = Collective.trimmedPerRank(count, eltSize, nranks);
+        return new Sizing(base, base * nranks, base, base, 0, eltSize);
+    }
+
+    @Override
+    public double busBwFactor(int nranks) {
+        return (nranks - 1.0) / nranks;
+    }
+
+    @Override
+    public boolean chunked() {
+        return true;
+    }
+}

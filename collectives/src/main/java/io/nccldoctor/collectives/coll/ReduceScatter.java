@@ -1,0 +1,26 @@
+package io.nccldoctor.collectives.coll;
+
+/** reduce_scatter.cu: base = (count/n) trimmed to 16 bytes; send base×n, receive base; busbw factor (n-1)/n. */
+public final class ReduceScatter implements Collective {
+
+    @Override
+    public String name() {
+        return "reducescatter";
+    }
+
+    @Override
+    public Sizing sizing(long count, int eltSize, int nranks) {
+        long base = Collective.trimmedPerRank(count, eltSize, nranks);
+        return new Sizing(base * nranks, base, base, 0, base, eltSize);
+    }
+
+    @Override
+    public double busBwFactor(int nranks) {
+        return (nranks - 1.0) / nranks;
+    }
+
+    @Override
+    public boolean chunked() {
+        return true;
+    }
+}
