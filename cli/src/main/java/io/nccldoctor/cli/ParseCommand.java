@@ -1,6 +1,11 @@
 package io.nccldoctor.cli;
 
+import io.nccldoctor.collectives.parse.NcclLog;
+import io.nccldoctor.collectives.parse.NcclTestsOutput;
+import io.nccldoctor.core.InputException;
 import io.nccldoctor.core.Json;
+import io.nccldoctor.reports.ParsedText;
+import java.nio.file.Files;
 import io.nccldoctor.gdr.PerftestOutput;
 import io.nccldoctor.pcie.SmiTopoMatrix;
 import java.io.PrintWriter;
@@ -17,14 +22,17 @@ import picocli.CommandLine.Model.CommandSpec;
             "",
             "Formats: nvidia-smi-topo (the matrix of `nvidia-smi topo -m`, old and new layouts); perftest (the output "
                 + "of ib_write_bw, ib_read_bw, ib_send_bw and the latency tests, client or server side, MB/sec or Gb/sec, "
-                + "size sweeps, --use_cuda runs, warnings and errors with their meaning)."},
+                + "size sweeps, --use_cuda runs, warnings and errors with their meaning); nccl-tests (every table layout "
+                + "since 2.11, mpirun/srun prefixes, interleaved NCCL INFO lines, footers); nccl-log (NCCL_DEBUG=INFO "
+                + "output, streamed: versions, network, transports, GDR decisions decoded per version, warnings, IB "
+                + "completion errors, watchdog timeouts)."},
         footer = {"", "Examples:", "  nccl-doctor parse nvidia-smi-topo topo.txt --json", "  nccl-doctor parse perftest ib_write_bw.log"})
 final class ParseCommand implements Callable<Integer> {
 
-    enum Format { NVIDIA_SMI_TOPO, PERFTEST }
+    enum Format { NVIDIA_SMI_TOPO, PERFTEST, NCCL_TESTS, NCCL_LOG }
 
     @Parameters(index = "0", paramLabel = "FORMAT", converter = FormatConverter.class,
-            description = "nvidia-smi-topo or perftest")
+            description = "nvidia-smi-topo, perftest, nccl-tests or nccl-log")
     Format format;
 
     @Parameters(index = "1", paramLabel = "FILE", description = "The text to read.")
@@ -38,51 +46,34 @@ final class ParseCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (format == Format.PERFTEST) {
-            return perftest();
-        }
-        SmiTopoMatrix m = SmiTopoMatrix.parse(TopoSources.read(file, "parse").lines().toList(), file.toString());
         PrintWriter out = spec.commandLine().getOut();
-        if (json) {
-            out.print(Json.write(m));
-        } else {
-            out.println("nvidia-smi topo -m from " + file + ": " + m.devices().size() + " devices");
-            for (String d : m.devices()) {
-                out.println("  " + d + (m.name(d).equals(d) ? "" : " = " + m.name(d))
-                        + (m.cpuAffinity().containsKey(d) ? "  CPU affinity " + m.cpuAffinity().get(d) : "")
-                        + (m.numaAffinity().containsKey(d) ? "  NUMA " + m.numaAffinity().get(d) : ""));
+        switch (format) {
+            case NVIDIA_SMI_TOPO -> {
+                SmiTopoMatrix m = SmiTopoMatrix.parse(lines(), file.toString());
+                out.print(json ? Json.write(m) : ParsedText.smiTopo(m, file.toString()));
             }
-            out.println("Pairs:");
-            for (int i = 0; i < m.devices().size(); i++) {
-                for (int j = i + 1; j < m.devices().size(); j++) {
-                    String a = m.devices().get(i);
-                    String b = m.devices().get(j);
-                    out.println("  " + a + "-" + b + "  " + m.cells().getOrDefault(a, java.util.Map.of()).getOrDefault(b, "?"));
+            case PERFTEST -> {
+                PerftestOutput p = PerftestOutput.parse(lines(), file.toString());
+                out.print(json ? Json.write(p) : ParsedText.perftest(p, file.toString()));
+            }
+            case NCCL_TESTS -> {
+                NcclTestsOutput r = NcclTestsOutput.parse(lines(), file.toString());
+                out.print(json ? Json.write(r) : ParsedText.ncclTests(r, file.toString()));
+            }
+            case NCCL_LOG -> {
+                if (!Files.isRegularFile(file)) {
+                    throw new InputException("parse " + file + ": no such file");
                 }
+                NcclLog log = NcclLog.parse(file);
+                out.print(json ? Json.write(log) : ParsedText.ncclLog(log, file.toString()));
             }
-            m.skipped().forEach(s -> out.println("not understood: line " + s));
         }
         out.flush();
         return 0;
     }
 
-    private int perftest() {
-        PerftestOutput p = PerftestOutput.parse(TopoSources.read(file, "parse").lines().toList(), file.toString());
-        PrintWriter out = spec.commandLine().getOut();
-        if (json) {
-            out.print(Json.write(p));
-        } else {
-            out.println(p.test().orElse("perftest (no title)") + " from " + file + (p.gpu().isValue() ? ", GPU memory of " + p.gpu().get() : ", host memory"));
-            p.header().forEach((k, v) -> out.println("  " + k + ": " + v));
-            if (!p.rows().isEmpty()) {
-                out.printf(java.util.Locale.ROOT, "  %12s %12s %14s %14s%n", "bytes", "iterations", "peak " + p.unit(), "average " + p.unit());
-                p.rows().forEach(r -> out.printf(java.util.Locale.ROOT, "  %12d %12d %14.2f %14.2f%n", r.bytes(), r.iterations(), r.peak(), r.average()));
-            }
-            p.warnings().forEach(w -> out.println("warning: " + w));
-            p.errors().forEach(e -> out.println("error: " + e));
-        }
-        out.flush();
-        return 0;
+    private java.util.List<String> lines() {
+        return TopoSources.read(file, "parse").lines().toList();
     }
 
     /** "nvidia-smi-topo" → NVIDIA_SMI_TOPO, with a message that lists the formats. */
@@ -94,7 +85,7 @@ final class ParseCommand implements Callable<Integer> {
                     return f;
                 }
             }
-            throw new picocli.CommandLine.TypeConversionException("unknown format '" + value + "'; known: nvidia-smi-topo, perftest");
+            throw new picocli.CommandLine.TypeConversionException("unknown format '" + value + "'; known: nvidia-smi-topo, perftest, nccl-tests, nccl-log");
         }
     }
 }

@@ -1,0 +1,183 @@
+package io.nccldoctor.collectives.parse;
+
+import io.nccldoctor.core.Fact;
+import io.nccldoctor.core.InputException;
+import io.nccldoctor.core.libs.NativeCalls;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * nccl-tests text output of every layout in the wild (reference/nccl-internals.md §2.2): the version header with
+ * NCCL header/library codes, the device lines, the table with 5 lead columns and #wrong (v2.13+) or 4 lead columns
+ * and the older max-error column, N/A cells, mpirun "[1,0]<stdout>:" and srun "0: " prefixes, interleaved NCCL INFO
+ * lines, and the footer.
+ *
+ * @param errorColumn true for the old layout, whose last cell per placement is a maximum error, not a count
+ */
+public record NcclTestsOutput(Fact<String> testsVersion, Fact<String> ncclHeaders, Fact<String> ncclLibrary,
+                              Fact<String> test, List<String> devices, boolean errorColumn, List<Row> rows,
+                              Fact<Long> outOfBounds, Fact<Boolean> outOfBoundsOk, Fact<Double> avgBusBwGBps, int ncclInfoLines,
+                              List<String> notUnderstood) {
+
+    /** One size: the lead columns, then the out-of-place and in-place measurements. */
+    public record Row(long sizeBytes, long count, String type, Fact<String> redop, Fact<Integer> root, Placement outOfPlace,
+                      Fact<Placement> inPlace) {
+    }
+
+    /**
+     * @param wrong #wrong (v2.13+), absent as N/A with -c 0; or, in the old layout, absent with {@link #maxError()}
+     */
+    public record Placement(double timeUs, double algBwGBps, double busBwGBps, Fact<Long> wrong, Fact<Double> maxError) {
+    }
+
+    private static final Pattern PREFIX = Pattern.compile("^(?:\\[\\d+,\\d+\\]<std(?:out|err)>:|\\d+: )");
+    private static final Pattern VERSION = Pattern.compile("# nccl-tests version (\\S+) nccl-headers=(\\d+) nccl-library=(\\d+)");
+    private static final Pattern TEST = Pattern.compile("# Collective test starting: (\\S+)");
+    private static final Pattern DEVICE = Pattern.compile("^#\\s+Rank\\s+\\d+.*device\\s+\\d+.*$");
+    private static final Pattern OOB = Pattern.compile("# Out of bounds values\\s*:\\s*(\\d+)\\s+(OK|FAILED)");
+    private static final Pattern AVG = Pattern.compile("# Avg bus bandwidth\\s*:\\s*([0-9.eE+-]+|nan|inf)");
+
+    public static NcclTestsOutput parse(List<String> raw, String source) {
+        Fact<String> version = Fact.absent("no '# nccl-tests version' header (older nccl-tests, or cut)");
+        Fact<String> headers = version;
+        Fact<String> library = version;
+        Fact<String> test = Fact.absent("no '# Collective test starting' line");
+        List<String> devices = new ArrayList<>();
+        int leads = -1;
+        boolean errorColumn = false;
+        List<Row> rows = new ArrayList<>();
+        Fact<Long> oob = Fact.absent("no 'Out of bounds values' footer");
+        Fact<Boolean> oobOk = Fact.absent("no 'Out of bounds values' footer");
+        Fact<Double> avg = Fact.absent("no 'Avg bus bandwidth' footer");
+        int info = 0;
+        List<String> skipped = new ArrayList<>();
+        for (int n = 0; n < raw.size(); n++) {
+            String line = PREFIX.matcher(raw.get(n)).replaceFirst("");
+            String t = line.strip();
+            if (t.isEmpty()) {
+                continue;
+            }
+            if (t.contains(" NCCL INFO ") || t.contains(" NCCL WARN ")) {
+                info++;
+                continue;
+            }
+            Matcher m;
+            if ((m = VERSION.matcher(t)).find()) {
+                version = Fact.of(m.group(1));
+                headers = Fact.of(NativeCalls.ncclVersion(Integer.parseInt(m.group(2))));
+                library = Fact.of(NativeCalls.ncclVersion(Integer.parseInt(m.group(3))));
+            } else if ((m = TEST.matcher(t)).find()) {
+                test = Fact.of(m.group(1));
+            } else if (DEVICE.matcher(t).matches()) {
+                devices.add(t.substring(1).strip());
+            } else if ((m = OOB.matcher(t)).find()) {
+                oob = Fact.of(Long.parseLong(m.group(1)));
+                oobOk = Fact.of(m.group(2).equals("OK"));
+            } else if ((m = AVG.matcher(t)).find()) {
+                avg = number(m.group(1)).map(Fact::of).orElse(Fact.error("unreadable average '" + m.group(1) + "'"));
+            } else if (t.startsWith("#") && t.contains("size") && t.contains("time")) {
+                List<String> words = List.of(t.substring(1).strip().split("\\s+"));
+                leads = words.indexOf("time");
+                errorColumn = words.contains("error");
+            } else if (!t.startsWith("#") && Character.isDigit(t.charAt(0))) {
+                Row r = row(t.split("\\s+"), leads, errorColumn);
+                if (r == null) {
+                    skipped.add(source + ":" + (n + 1) + ": " + t);
+                } else {
+                    rows.add(r);
+                }
+            } else if (!t.startsWith("#")) {
+                skipped.add(source + ":" + (n + 1) + ": " + t);
+            }
+        }
+        if (rows.isEmpty() && !version.isValue() && !oob.isValue() && leads < 0) {
+            throw new InputException(source + ": not nccl-tests output (no '# nccl-tests version' header, no size/time table, "
+                    + "no 'Out of bounds values' footer); give the output of all_reduce_perf or another *_perf binary");
+        }
+        return new NcclTestsOutput(version, headers, library, test, devices, errorColumn, rows, oob, oobOk, avg, info, skipped);
+    }
+
+    /** size count type [redop] [root] then (time algbw busbw #wrong|error) for out-of-place and in-place. */
+    private static Row row(String[] c, int leads, boolean errorColumn) {
+        int lead = leads > 0 ? leads : guessLeads(c);
+        if (lead < 3 || c.length < lead + 4) {
+            return null;
+        }
+        try {
+            long size = Long.parseLong(c[0]);
+            long count = Long.parseLong(c[1]);
+            Fact<String> redop = Fact.absent("no redop column");
+            Fact<Integer> root = Fact.absent("no root column");
+            if (lead >= 5) {
+                redop = Fact.of(c[3]);
+                root = Fact.of(Integer.parseInt(c[4]));
+            } else if (lead == 4) {
+                if (c[3].matches("-?\\d+")) {
+                    root = Fact.of(Integer.parseInt(c[3]));
+                } else {
+                    redop = Fact.of(c[3]);
+                }
+            }
+            Placement out = placement(c, lead, errorColumn);
+            if (out == null) {
+                return null;
+            }
+            Placement in = c.length >= lead + 8 ? placement(c, lead + 4, errorColumn) : null;
+            return new Row(size, count, c[2], redop, root, out,
+                    in == null ? Fact.absent("no in-place measurement (N/A)") : Fact.of(in));
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** Without a header: 5 leads when the 4th and 5th cells are an op name and a root number, else 4. */
+    private static int guessLeads(String[] c) {
+        return c.length > 4 && !c[3].matches("[0-9.eE+-]+") && c[4].matches("-?\\d+") ? 5 : 4;
+    }
+
+    private static Placement placement(String[] c, int at, boolean errorColumn) {
+        Fact<Double> time = number(c[at]);
+        Fact<Double> alg = number(c[at + 1]);
+        Fact<Double> bus = number(c[at + 2]);
+        if (!time.isValue() || !alg.isValue() || !bus.isValue()) {
+            return null;
+        }
+        String last = c[at + 3];
+        Fact<Long> wrong = Fact.absent(errorColumn ? "the old layout reports a maximum error instead" : "N/A: validation off (-c 0)");
+        Fact<Double> error = Fact.absent("the #wrong layout counts wrong elements instead");
+        if (errorColumn) {
+            error = number(last);
+        } else if (last.matches("\\d+")) {
+            wrong = Fact.of(Long.parseLong(last));
+        }
+        return new Placement(time.get(), alg.get(), bus.get(), wrong, error);
+    }
+
+    static Fact<Double> number(String s) {
+        try {
+            return Fact.of(Double.parseDouble(s.toLowerCase(Locale.ROOT)));
+        } catch (NumberFormatException e) {
+            return Fact.absent("not a number: " + s);
+        }
+    }
+
+    /** Wrong elements over all rows and placements; absent when the run did not validate. */
+    public Fact<Long> totalWrong() {
+        long sum = 0;
+        boolean any = false;
+        for (Row r : rows) {
+            if (r.outOfPlace().wrong().isValue()) {
+                sum += r.outOfPlace().wrong().get();
+                any = true;
+            }
+            if (r.inPlace().isValue() && r.inPlace().get().wrong().isValue()) {
+                sum += r.inPlace().get().wrong().get();
+                any = true;
+            }
+        }
+        return any ? Fact.of(sum) : Fact.absent("no #wrong values (validation off, or the old error layout)");
+    }
+}

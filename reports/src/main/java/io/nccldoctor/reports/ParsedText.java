@@ -1,0 +1,95 @@
+package io.nccldoctor.reports;
+
+import io.nccldoctor.collectives.parse.NcclLog;
+import io.nccldoctor.collectives.parse.NcclTestsOutput;
+import io.nccldoctor.gdr.PerftestOutput;
+import io.nccldoctor.pcie.NcclPathTypes;
+import io.nccldoctor.pcie.SmiTopoMatrix;
+import java.util.Locale;
+import java.util.Map;
+
+/** The human form of `nccl-doctor parse …`: what each third-party output says, structured. */
+public final class ParsedText {
+
+    private ParsedText() {
+    }
+
+    public static String smiTopo(SmiTopoMatrix m, String file) {
+        StringBuilder out = new StringBuilder("nvidia-smi topo -m from " + file + ": " + m.devices().size() + " devices\n");
+        for (String d : m.devices()) {
+            out.append("  ").append(d).append(m.name(d).equals(d) ? "" : " = " + m.name(d))
+                    .append(m.cpuAffinity().containsKey(d) ? "  CPU affinity " + m.cpuAffinity().get(d) : "")
+                    .append(m.numaAffinity().containsKey(d) ? "  NUMA " + m.numaAffinity().get(d) : "").append('\n');
+        }
+        out.append("Pairs:\n");
+        for (int i = 0; i < m.devices().size(); i++) {
+            for (int j = i + 1; j < m.devices().size(); j++) {
+                String a = m.devices().get(i);
+                String b = m.devices().get(j);
+                out.append("  ").append(a).append('-').append(b).append("  ")
+                        .append(m.cells().getOrDefault(a, Map.of()).getOrDefault(b, "?")).append('\n');
+            }
+        }
+        m.skipped().forEach(s -> out.append("not understood: line ").append(s).append('\n'));
+        return out.toString();
+    }
+
+    public static String perftest(PerftestOutput p, String file) {
+        StringBuilder out = new StringBuilder(p.test().orElse("perftest (no title)") + " from " + file
+                + (p.gpu().isValue() ? ", GPU memory of " + p.gpu().get() : ", host memory") + "\n");
+        p.header().forEach((k, v) -> out.append("  ").append(k).append(": ").append(v).append('\n'));
+        if (!p.rows().isEmpty()) {
+            out.append(String.format(Locale.ROOT, "  %12s %12s %14s %14s%n", "bytes", "iterations", "peak " + p.unit(), "average " + p.unit()));
+            p.rows().forEach(r -> out.append(String.format(Locale.ROOT, "  %12d %12d %14.2f %14.2f%n", r.bytes(), r.iterations(), r.peak(), r.average())));
+        }
+        p.warnings().forEach(w -> out.append("warning: ").append(w).append('\n'));
+        p.errors().forEach(e -> out.append("error: ").append(e).append('\n'));
+        return out.toString();
+    }
+
+    public static String ncclTests(NcclTestsOutput r, String file) {
+        StringBuilder out = new StringBuilder(r.test().orElse("nccl-tests") + " from " + file + ": nccl-tests " + r.testsVersion().orElse("?")
+                + ", NCCL headers " + r.ncclHeaders().orElse("?") + ", library " + r.ncclLibrary().orElse("?") + ", "
+                + r.devices().size() + " device lines\n");
+        out.append(String.format(Locale.ROOT, "  %14s %12s %8s %10s %9s %9s %8s%n", "size (B)", "count", "type", "time (us)", "algbw", "busbw",
+                r.errorColumn() ? "error" : "#wrong"));
+        for (NcclTestsOutput.Row row : r.rows()) {
+            NcclTestsOutput.Placement p = row.outOfPlace();
+            out.append(String.format(Locale.ROOT, "  %14d %12d %8s %10.2f %9.2f %9.2f %8s%n", row.sizeBytes(), row.count(), row.type(),
+                    p.timeUs(), p.algBwGBps(), p.busBwGBps(), r.errorColumn() ? p.maxError().map(String::valueOf).orElse("?")
+                            : p.wrong().map(String::valueOf).orElse("N/A")));
+        }
+        out.append("  out of bounds: ").append(r.outOfBounds().describe()).append("; avg bus bandwidth: ")
+                .append(r.avgBusBwGBps().describe()).append(" GB/s; NCCL INFO/WARN lines skipped: ").append(r.ncclInfoLines()).append('\n');
+        r.notUnderstood().forEach(s -> out.append("not understood: ").append(s).append('\n'));
+        return out.toString();
+    }
+
+    public static String ncclLog(NcclLog log, String file) {
+        String version = log.versions().stream().findFirst().orElse(NcclPathTypes.NEWEST);
+        StringBuilder out = new StringBuilder("NCCL log " + file + ": " + log.lines() + " lines, " + log.ncclLines() + " from NCCL; versions "
+                + (log.versions().isEmpty() ? "not in the log (distances decoded as " + version + ")" : String.join(", ", log.versions())) + "\n");
+        log.networks().forEach(n -> out.append("  network: ").append(n).append('\n'));
+        log.transports().forEach((t, n) -> out.append("  channels via ").append(t).append(": ").append(n).append('\n'));
+        log.communicatorSizes().forEach((n, c) -> out.append("  communicators of ").append(n).append(" ranks initialised: ").append(c).append('\n'));
+        log.algorithms().forEach((a, n) -> out.append("  algorithm/protocol ").append(a).append(": ").append(n).append('\n'));
+        for (NcclLog.GdrLine g : log.gdr()) {
+            out.append("  GDR ").append(g.enabled() ? "enabled" : "disabled").append(" for GPU ").append(g.gpu()).append(" / HCA ")
+                    .append(g.hca()).append(": distance ").append(g.distance()).append(" vs ").append(g.threshold()).append(" = ")
+                    .append(decode(g, version)).append('\n');
+        }
+        out.append("  warnings: ").append(log.warnings()).append('\n');
+        log.firstWarnings().forEach(w -> out.append("    ").append(w).append('\n'));
+        log.ibErrors().forEach(e -> out.append("  IB completion error: status ").append(e.status()).append(", vendor err ").append(e.vendorErr()).append('\n'));
+        log.watchdogTimeouts().forEach(w -> out.append("  watchdog: ").append(w).append('\n'));
+        return out.toString();
+    }
+
+    static String decode(NcclLog.GdrLine g, String version) {
+        try {
+            return NcclPathTypes.decodeDistance(g.distance(), g.threshold(), version);
+        } catch (IllegalArgumentException e) {
+            return "cannot decode in NCCL " + version;
+        }
+    }
+}
