@@ -56,7 +56,7 @@ public final class ParsedText {
         for (NcclTestsOutput.Row row : r.rows()) {
             NcclTestsOutput.Placement p = row.outOfPlace();
             out.append(String.format(Locale.ROOT, "  %14d %12d %8s %10.2f %9.2f %9.2f %8s%n", row.sizeBytes(), row.count(), row.type(),
-                    p.timeUs(), p.algBwGBps(), p.busBwGBps(), r.errorColumn() ? p.maxError().map(String::valueOf).orElse("?")
+                    p.timeUs(), p.algBwGBps(), p.busBwGBps(), r.errorColumn() ? p.maxError().map(String::valueOf).orElse("N/A")
                             : p.wrong().map(String::valueOf).orElse("N/A")));
         }
         out.append("  out of bounds: ").append(r.outOfBounds().describe()).append("; avg bus bandwidth: ")
@@ -80,7 +80,7 @@ public final class ParsedText {
         }
         out.append("  warnings: ").append(log.warnings()).append('\n');
         log.firstWarnings().forEach(w -> out.append("    ").append(w).append('\n'));
-        log.ibErrors().forEach(e -> out.append("  IB completion error: status ").append(e.status()).append(", vendor err ").append(e.vendorErr()).append('\n'));
+        log.ibErrors().forEach(e -> out.append("  IB completion error: status ").append(e.status()).append(", vendor err ").append(e.vendorErr().describe()).append('\n'));
         log.watchdogTimeouts().forEach(w -> out.append("  watchdog: ").append(w).append('\n'));
         return out.toString();
     }

@@ -3,6 +3,7 @@ package io.nccldoctor.collectives.parse;
 import io.nccldoctor.core.InputException;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,8 +32,11 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
     public record GdrLine(boolean enabled, String gpu, String hca, int distance, int threshold, String line) {
     }
 
-    /** "NET/IB : Got completion from peer 10.0.0.2<45678> with status=12 opcode=0 len=0 vendor err 129 (Recv)". */
-    public record IbError(int status, int vendorErr, String line) {
+    /**
+     * "NET/IB : Got completion from peer 10.0.0.2<45678> with status=12 opcode=0 len=0 vendor err 129 (Recv)", or the
+     * older "with error 12, opcode 0, len 0, vendor err 129"; the vendor error is absent when the line was wrapped.
+     */
+    public record IbError(int status, io.nccldoctor.core.Fact<Integer> vendorErr, String line) {
     }
 
     static final int KEEP = 10;
@@ -42,29 +46,55 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
     private static final Pattern GDR = Pattern.compile("GPU Direct RDMA (Disabled|Enabled) for GPU (\\S+) / HCA (\\S+) \\(distance (\\d+) [<>]=? (\\d+)\\)");
     private static final Pattern COMM = Pattern.compile("nranks (\\d+) .*Init COMPLETE");
     private static final Pattern ALGO = Pattern.compile("(?:[Aa]lgorithm|[Aa]lgo) (\\w+)[ ,]+(?:[Pp]rotocol|proto) (\\w+)");
-    private static final Pattern IB_ERR = Pattern.compile("status=(\\d+).*vendor err (\\d+)");
+    private static final Pattern IB_ERR = Pattern.compile("completion from peer .*?(?:status=|with error )(\\d+)(?:.*vendor err (\\d+))?");
 
+    /**
+     * Streams a file in 4 MiB blocks. Each block is viewed as one Latin-1 string (a plain copy), and the work is
+     * driven by String.indexOf, which the JIT vectorises: from one "NCCL " to the next, and newline to newline for
+     * the line count. Only the lines this parser reads become strings of their own (decoded as UTF-8). A
+     * multi-gigabyte log never sits in memory.
+     */
     public static NcclLog parse(Path file) {
-        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            return parse(in, file.toString());
+        try (InputStream in = Files.newInputStream(file)) {
+            Builder b = new Builder(true);
+            byte[] buf = new byte[4 << 20];
+            int carry = 0;
+            while (true) {
+                int n = in.read(buf, carry, buf.length - carry);
+                int end = carry + Math.max(n, 0);
+                int last = end;
+                if (n >= 0) {
+                    while (last > 0 && buf[last - 1] != '\n') {
+                        last--;
+                    }
+                    if (last == 0 && end == buf.length) {
+                        last = end; // a line longer than the buffer: judged by its first 4 MiB
+                    }
+                }
+                b.acceptBlock(new String(buf, 0, last, StandardCharsets.ISO_8859_1));
+                if (n < 0) {
+                    break;
+                }
+                carry = end - last;
+                System.arraycopy(buf, last, buf, 0, carry);
+            }
+            return b.finish(file.toString());
         } catch (IOException e) {
             throw new InputException(file + ": cannot read (" + e.getMessage() + ")", e);
         }
     }
 
     public static NcclLog parse(BufferedReader in, String source) throws IOException {
-        Builder b = new Builder();
+        Builder b = new Builder(false);
         for (String line = in.readLine(); line != null; line = in.readLine()) {
             b.accept(line);
         }
-        if (b.ncclLines == 0 && b.watchdog.isEmpty()) {
-            throw new InputException(source + ": not an NCCL debug log (no 'NCCL INFO' or 'NCCL WARN' line, no watchdog "
-                    + "timeout); run with NCCL_DEBUG=INFO (NCCL_DEBUG_FILE=path.%h.%p writes one file per process)");
-        }
-        return b.build();
+        return b.finish(source);
     }
 
     private static final class Builder {
+        /** Lines arrive as Latin-1 views from a file; those kept are re-read as UTF-8. */
+        private final boolean latin1;
         long lines;
         long ncclLines;
         final Set<String> versions = new LinkedHashSet<>();
@@ -79,11 +109,58 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
         final List<IbError> ibErrors = new ArrayList<>();
         final List<String> watchdog = new ArrayList<>();
 
+        Builder(boolean latin1) {
+            this.latin1 = latin1;
+        }
+
+        private String kept(String line) {
+            return (latin1 ? new String(line.getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8) : line).strip();
+        }
+
+        /** Whole lines of a file, as one Latin-1 string. */
+        void acceptBlock(String block) {
+            int len = block.length();
+            int newlines = 0;
+            for (int i = block.indexOf('\n'); i >= 0; i = block.indexOf('\n', i + 1)) {
+                newlines++;
+            }
+            lines += newlines + (len > 0 && block.charAt(len - 1) != '\n' ? 1 : 0);
+            for (int at = block.indexOf("NCCL ", 0); at >= 0; at = block.indexOf("NCCL ", at + 5)) {
+                int start = block.lastIndexOf('\n', at) + 1;
+                int end = block.indexOf('\n', at);
+                end = end < 0 ? len : end;
+                int colon = block.indexOf(':', at + 10);
+                if (block.startsWith("NCCL INFO ", at) && colon > 0 && colon < end && block.startsWith(": opCount", colon)) {
+                    ncclLines++; // a per-operation line: the bulk of a COLL log, nothing in it for this parser
+                } else {
+                    lines--; // counted above; accept() counts it again
+                    accept(block.substring(start, end));
+                }
+                at = end - 4;
+            }
+            for (int w = block.indexOf("Watchdog caught"); w >= 0; w = block.indexOf("Watchdog caught", w + 15)) {
+                int start = block.lastIndexOf('\n', w) + 1;
+                int end = block.indexOf('\n', w);
+                if (block.indexOf("NCCL ", start) < 0 || block.indexOf("NCCL ", start) > w) {
+                    lines--;
+                    accept(block.substring(start, end < 0 ? len : end));
+                }
+            }
+        }
+
+        NcclLog finish(String source) {
+            if (ncclLines == 0 && watchdog.isEmpty()) {
+                throw new InputException(source + ": not an NCCL debug log (no 'NCCL INFO' or 'NCCL WARN' line, no watchdog "
+                        + "timeout); run with NCCL_DEBUG=INFO (NCCL_DEBUG_FILE=path.%h.%p writes one file per process)");
+            }
+            return build();
+        }
+
         void accept(String line) {
             lines++;
             if (line.contains("Watchdog caught collective operation timeout")) {
                 if (watchdog.size() < KEEP) {
-                    watchdog.add(line.strip());
+                    watchdog.add(kept(line));
                 }
                 return;
             }
@@ -93,49 +170,61 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
             }
             boolean warn = line.startsWith("NCCL WARN", at);
             if (!warn && !line.startsWith("NCCL INFO", at)) {
+                if (line.startsWith("NCCL version", at)) { // the banner NCCL prints without INFO
+                    Matcher m = VERSION.matcher(line);
+                    if (m.find()) {
+                        versions.add(m.group(1));
+                    }
+                }
                 return;
             }
             ncclLines++;
             if (warn) {
                 warnings++;
                 if (firstWarnings.size() < KEEP) {
-                    firstWarnings.add(line.strip());
+                    firstWarnings.add(kept(line));
                 }
-                if (line.contains("vendor err") && ibErrors.size() < KEEP) {
+                if (line.contains("completion from peer") && ibErrors.size() < KEEP) {
                     Matcher m = IB_ERR.matcher(line);
                     if (m.find()) {
-                        ibErrors.add(new IbError(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), line.strip()));
+                        ibErrors.add(new IbError(Integer.parseInt(m.group(1)), m.group(2) == null
+                                ? io.nccldoctor.core.Fact.absent("no vendor err on this line (wrapped?)")
+                                : io.nccldoctor.core.Fact.of(Integer.parseInt(m.group(2))), kept(line)));
                     }
                 }
                 return;
             }
-            if (line.indexOf(" via ", at) > 0) {
+            int msg = at + "NCCL INFO ".length();
+            if (line.indexOf(": opCount", msg) > 0) {
+                return; // a per-operation line: the bulk of a COLL log, nothing in it for this parser
+            }
+            if (line.startsWith("Channel", msg) || line.indexOf(" via ", msg) > 0) {
                 Matcher m = VIA.matcher(line);
                 if (m.find()) {
                     transports.merge(m.group(1), 1L, Long::sum);
                 }
-            } else if (line.indexOf("NCCL version", at) > 0) {
+            } else if (line.indexOf("NCCL version", msg) >= 0) {
                 Matcher m = VERSION.matcher(line);
                 if (m.find()) {
                     versions.add(m.group(1));
                 }
-            } else if (line.indexOf("GPU Direct RDMA", at) > 0) {
+            } else if (line.indexOf("GPU Direct RDMA", msg) >= 0) {
                 Matcher m = GDR.matcher(line);
                 if (m.find() && gdrSeen.add(m.group(1) + m.group(2) + "/" + m.group(3)) && gdr.size() < 64) {
                     gdr.add(new GdrLine(m.group(1).equals("Enabled"), m.group(2), m.group(3), Integer.parseInt(m.group(4)),
-                            Integer.parseInt(m.group(5)), line.strip()));
+                            Integer.parseInt(m.group(5)), kept(line)));
                 }
-            } else if (line.indexOf("Init COMPLETE", at) > 0) {
+            } else if (line.indexOf("Init COMPLETE", msg) >= 0) {
                 Matcher m = COMM.matcher(line);
                 if (m.find()) {
                     comms.merge(Integer.parseInt(m.group(1)), 1L, Long::sum);
                 }
-            } else if (line.indexOf("NET/", at) > 0 || line.indexOf("Using network", at) > 0) {
+            } else if (line.indexOf("NET/", msg) >= 0 || line.indexOf("Using network", msg) >= 0) {
                 Matcher m = NET.matcher(line);
                 if (m.find() && networks.size() < KEEP && !networks.contains(m.group(1).strip())) {
-                    networks.add(m.group(1).strip());
+                    networks.add(kept(m.group(1)));
                 }
-            } else if (line.indexOf("lgo", at) > 0) {
+            } else if (line.indexOf("lgo", msg) >= 0) {
                 Matcher m = ALGO.matcher(line);
                 if (m.find()) {
                     algorithms.merge(m.group(1) + "/" + m.group(2), 1L, Long::sum);

@@ -33,7 +33,9 @@ public record NcclTestsOutput(Fact<String> testsVersion, Fact<String> ncclHeader
     public record Placement(double timeUs, double algBwGBps, double busBwGBps, Fact<Long> wrong, Fact<Double> maxError) {
     }
 
-    private static final Pattern PREFIX = Pattern.compile("^(?:\\[\\d+,\\d+\\]<std(?:out|err)>:|\\d+: )");
+    /** Launcher prefixes: Ray/SkyPilot "(head, rank=0, pid=1) ", mpirun "[1,0]<stdout>:", srun --label "0: ". */
+    private static final Pattern PREFIX = Pattern.compile("^(?:\\([^)]*\\)\\s*)?(?:\\[\\d+,\\d+\\]<std(?:out|err)>:|\\d+: )?");
+    private static final Pattern BANNER = Pattern.compile("^NCCL version (\\d+\\.\\d+\\.\\d+)");
     private static final Pattern VERSION = Pattern.compile("# nccl-tests version (\\S+) nccl-headers=(\\d+) nccl-library=(\\d+)");
     private static final Pattern TEST = Pattern.compile("# Collective test starting: (\\S+)");
     private static final Pattern DEVICE = Pattern.compile("^#\\s+Rank\\s+\\d+.*device\\s+\\d+.*$");
@@ -69,6 +71,10 @@ public record NcclTestsOutput(Fact<String> testsVersion, Fact<String> ncclHeader
                 version = Fact.of(m.group(1));
                 headers = Fact.of(NativeCalls.ncclVersion(Integer.parseInt(m.group(2))));
                 library = Fact.of(NativeCalls.ncclVersion(Integer.parseInt(m.group(3))));
+            } else if ((m = BANNER.matcher(t)).find()) {
+                if (!library.isValue()) {
+                    library = Fact.of(m.group(1)); // older nccl-tests print NCCL's banner instead of the version header
+                }
             } else if ((m = TEST.matcher(t)).find()) {
                 test = Fact.of(m.group(1));
             } else if (DEVICE.matcher(t).matches()) {
@@ -100,9 +106,12 @@ public record NcclTestsOutput(Fact<String> testsVersion, Fact<String> ncclHeader
         return new NcclTestsOutput(version, headers, library, test, devices, errorColumn, rows, oob, oobOk, avg, info, skipped);
     }
 
-    /** size count type [redop] [root] then (time algbw busbw #wrong|error) for out-of-place and in-place. */
+    /**
+     * size count type [redop] [root] then (time algbw busbw #wrong|error) for out-of-place and in-place. The lead
+     * columns are read from the row itself: old alltoall rows have none after type although the header names redop.
+     */
     private static Row row(String[] c, int leads, boolean errorColumn) {
-        int lead = leads > 0 ? leads : guessLeads(c);
+        int lead = guessLeads(c);
         if (lead < 3 || c.length < lead + 4) {
             return null;
         }
@@ -133,9 +142,20 @@ public record NcclTestsOutput(Fact<String> testsVersion, Fact<String> ncclHeader
         }
     }
 
-    /** Without a header: 5 leads when the 4th and 5th cells are an op name and a root number, else 4. */
+    /** 3 lead columns (size count type), 4 (+ redop or root) or 5 (+ redop and root), so that 4 or 8 cells follow. */
     private static int guessLeads(String[] c) {
-        return c.length > 4 && !c[3].matches("[0-9.eE+-]+") && c[4].matches("-?\\d+") ? 5 : 4;
+        if (c.length < 4) {
+            return -1;
+        }
+        boolean word = !c[3].matches("-?[0-9.]+(?:[eE][+-]?\\d+)?");
+        if (word) {
+            return c.length > 4 && c[4].matches("-?\\d+") && fits(c.length - 5) ? 5 : 4;
+        }
+        return fits(c.length - 3) ? 3 : 4;
+    }
+
+    private static boolean fits(int cells) {
+        return cells == 4 || cells == 8;
     }
 
     private static Placement placement(String[] c, int at, boolean errorColumn) {
