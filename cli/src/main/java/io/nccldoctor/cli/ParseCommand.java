@@ -26,7 +26,11 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "since 2.11, mpirun/srun prefixes, interleaved NCCL INFO lines, footers); nccl-log (NCCL_DEBUG=INFO "
                 + "output, streamed: versions, network, transports, GDR decisions decoded per version, warnings, IB "
                 + "completion errors, watchdog timeouts)."},
-        footer = {"", "Examples:", "  nccl-doctor parse nvidia-smi-topo topo.txt --json", "  nccl-doctor parse perftest ib_write_bw.log"})
+        footer = {"", "Exit codes: 0 when the text parsed and records no failure; 1 when it records one (nccl-tests: wrong "
+                + "elements or 'Out of bounds values : N FAILED'; nccl-log: IB completion errors or watchdog timeouts; "
+                + "perftest: errors); 2 when it is not the format named.",
+            "", "Examples:", "  nccl-doctor parse nvidia-smi-topo topo.txt --json", "  nccl-doctor parse perftest ib_write_bw.log",
+            "  nccl-doctor parse nccl-tests all_reduce_perf.out", "  nccl-doctor parse nccl-log nccl.%h.%p.log --json"})
 final class ParseCommand implements Callable<Integer> {
 
     enum Format { NVIDIA_SMI_TOPO, PERFTEST, NCCL_TESTS, NCCL_LOG }
@@ -47,6 +51,7 @@ final class ParseCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        boolean failed = false;
         switch (format) {
             case NVIDIA_SMI_TOPO -> {
                 SmiTopoMatrix m = SmiTopoMatrix.parse(lines(), file.toString());
@@ -55,10 +60,12 @@ final class ParseCommand implements Callable<Integer> {
             case PERFTEST -> {
                 PerftestOutput p = PerftestOutput.parse(lines(), file.toString());
                 out.print(json ? Json.write(p) : ParsedText.perftest(p, file.toString()));
+                failed = !p.errors().isEmpty();
             }
             case NCCL_TESTS -> {
                 NcclTestsOutput r = NcclTestsOutput.parse(lines(), file.toString());
                 out.print(json ? Json.write(r) : ParsedText.ncclTests(r, file.toString()));
+                failed = !r.failures().isEmpty();
             }
             case NCCL_LOG -> {
                 if (!Files.isRegularFile(file)) {
@@ -66,10 +73,11 @@ final class ParseCommand implements Callable<Integer> {
                 }
                 NcclLog log = NcclLog.parse(file);
                 out.print(json ? Json.write(log) : ParsedText.ncclLog(log, file.toString()));
+                failed = !log.ibErrors().isEmpty() || !log.watchdogTimeouts().isEmpty();
             }
         }
         out.flush();
-        return 0;
+        return failed ? 1 : 0;
     }
 
     private java.util.List<String> lines() {

@@ -268,4 +268,37 @@ class CliTest {
         assertThat(run("align", "--collective", "gather", "--dtype", "float", "--count", "8", "--ranks", "2").err())
                 .contains("unknown collective 'gather'");
     }
+
+    static String collectivesFixture(String name) {
+        Path p = Path.of("../collectives/src/test/resources/fixtures/public", name);
+        assertThat(p).exists();
+        return p.toString();
+    }
+
+    @Test
+    void parseNcclTestsShowsBothPlacementsAndFailsOnWrongElements() {
+        Run ok = run("parse", "nccl-tests", collectivesFixture("nccl-tests-h100-2node-ib-issue319.txt"));
+        assertThat(ok.code()).isZero();
+        assertThat(ok.out()).contains("library 2.26.2, 16 device lines").contains("peak bus bandwidth: 89.24 GB/s at 17,179,869,184 bytes")
+                .contains("avg bus bandwidth: 33.4128 GB/s").doesNotContain("FAILED");
+        Run bad = run("parse", "nccl-tests", collectivesFixture("nccl-tests-gh200-16rank-corrupted-wrong.txt"));
+        assertThat(bad.code()).isEqualTo(1);
+        assertThat(bad.out()).contains("FAILED: 3,935,945 wrong elements").contains("avg bus bandwidth: absent: no 'Avg bus bandwidth' footer;");
+    }
+
+    @Test
+    void parseNcclLogNamesTheCompletionStatusAndRefusesOtherText() throws Exception {
+        Run r = run("parse", "nccl-log", collectivesFixture("nccl-log-roce-2node-completion-error-status4.txt"));
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.out()).contains("IB completion error: status 4 (IBV_WC_LOC_PROT_ERR), vendor err 81");
+        Run json = run("parse", "nccl-log", collectivesFixture("nccl-log-vllm-ray-2.21.5-ib-gdrdma.txt"), "--json");
+        assertThat(json.code()).isZero();
+        JsonNode n = Json.mapper().readTree(json.out());
+        assertThat(n.path("transports").path("NET/IB/0/GDRDMA").asLong()).isEqualTo(4);
+        Path text = tmp.resolve("app.log");
+        Files.writeString(text, "nothing here\n");
+        Run no = run("parse", "nccl-log", text.toString());
+        assertThat(no.code()).isEqualTo(2);
+        assertThat(no.err().strip()).doesNotContain("\n").contains("not an NCCL debug log");
+    }
 }

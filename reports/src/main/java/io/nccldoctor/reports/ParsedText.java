@@ -51,18 +51,31 @@ public final class ParsedText {
         StringBuilder out = new StringBuilder(r.test().orElse("nccl-tests") + " from " + file + ": nccl-tests " + r.testsVersion().orElse("?")
                 + ", NCCL headers " + r.ncclHeaders().orElse("?") + ", library " + r.ncclLibrary().orElse("?") + ", "
                 + r.devices().size() + " device lines\n");
-        out.append(String.format(Locale.ROOT, "  %14s %12s %8s %10s %9s %9s %8s%n", "size (B)", "count", "type", "time (us)", "algbw", "busbw",
-                r.errorColumn() ? "error" : "#wrong"));
+        String check = r.errorColumn() ? "error" : "#wrong";
+        out.append(String.format(Locale.ROOT, "  %14s %12s %8s  %-37s  %s", "", "", "", "out-of-place", "in-place").stripTrailing())
+                .append('\n');
+        out.append(String.format(Locale.ROOT, "  %14s %12s %8s  %10s %8s %8s %8s  %10s %8s %8s %8s%n", "size (B)", "count", "type",
+                "time (us)", "algbw", "busbw", check, "time (us)", "algbw", "busbw", check));
         for (NcclTestsOutput.Row row : r.rows()) {
-            NcclTestsOutput.Placement p = row.outOfPlace();
-            out.append(String.format(Locale.ROOT, "  %14d %12d %8s %10.2f %9.2f %9.2f %8s%n", row.sizeBytes(), row.count(), row.type(),
-                    p.timeUs(), p.algBwGBps(), p.busBwGBps(), r.errorColumn() ? p.maxError().map(String::valueOf).orElse("N/A")
-                            : p.wrong().map(String::valueOf).orElse("N/A")));
+            out.append(String.format(Locale.ROOT, "  %14d %12d %8s  %s  %s%n", row.sizeBytes(), row.count(), row.type(),
+                    placement(row.outOfPlace(), r.errorColumn()),
+                    row.inPlace().map(p -> placement(p, r.errorColumn())).orElse(String.format(Locale.ROOT, "%37s", "N/A"))));
         }
-        out.append("  out of bounds: ").append(r.outOfBounds().describe()).append("; avg bus bandwidth: ")
-                .append(r.avgBusBwGBps().describe()).append(" GB/s; NCCL INFO/WARN lines skipped: ").append(r.ncclInfoLines()).append('\n');
+        if (r.peakBusBw().isValue()) {
+            NcclTestsOutput.Row p = r.peakBusBw().get();
+            out.append(String.format(Locale.ROOT, "  peak bus bandwidth: %.2f GB/s at %,d bytes (out-of-place)%n", p.outOfPlace().busBwGBps(),
+                    p.sizeBytes()));
+        }
+        out.append("  avg bus bandwidth: ").append(r.avgBusBwGBps().map(v -> v + " GB/s").describe()).append("; out of bounds: ")
+                .append(r.outOfBounds().describe()).append("; NCCL INFO/WARN lines skipped: ").append(r.ncclInfoLines()).append('\n');
+        r.failures().forEach(f -> out.append("FAILED: ").append(f).append('\n'));
         r.notUnderstood().forEach(s -> out.append("not understood: ").append(s).append('\n'));
         return out.toString();
+    }
+
+    private static String placement(NcclTestsOutput.Placement p, boolean errorColumn) {
+        String check = errorColumn ? p.maxError().map(String::valueOf).orElse("N/A") : p.wrong().map(String::valueOf).orElse("N/A");
+        return String.format(Locale.ROOT, "%10.2f %8.2f %8.2f %8s", p.timeUs(), p.algBwGBps(), p.busBwGBps(), check);
     }
 
     public static String ncclLog(NcclLog log, String file) {
@@ -80,7 +93,13 @@ public final class ParsedText {
         }
         out.append("  warnings: ").append(log.warnings()).append('\n');
         log.firstWarnings().forEach(w -> out.append("    ").append(w).append('\n'));
-        log.ibErrors().forEach(e -> out.append("  IB completion error: status ").append(e.status()).append(", vendor err ").append(e.vendorErr().describe()).append('\n'));
+        for (NcclLog.IbError e : log.ibErrors()) {
+            out.append("  IB completion error: status ").append(e.status()).append(" (").append(e.statusName()).append("), vendor err ")
+                    .append(e.vendorErr().map(String::valueOf).orElse("not on the line")).append('\n');
+            if (!e.meaning().isEmpty()) {
+                out.append("    ").append(e.meaning()).append('\n');
+            }
+        }
         log.watchdogTimeouts().forEach(w -> out.append("  watchdog: ").append(w).append('\n'));
         return out.toString();
     }

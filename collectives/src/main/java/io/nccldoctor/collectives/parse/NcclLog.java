@@ -37,6 +37,33 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
      * older "with error 12, opcode 0, len 0, vendor err 129"; the vendor error is absent when the line was wrapped.
      */
     public record IbError(int status, io.nccldoctor.core.Fact<Integer> vendorErr, String line) {
+
+        /** rdma-core's enum ibv_wc_status (infiniband/verbs.h), in order from IBV_WC_SUCCESS = 0. */
+        private static final List<String> STATUS = List.of("IBV_WC_SUCCESS", "IBV_WC_LOC_LEN_ERR", "IBV_WC_LOC_QP_OP_ERR",
+                "IBV_WC_LOC_EEC_OP_ERR", "IBV_WC_LOC_PROT_ERR", "IBV_WC_WR_FLUSH_ERR", "IBV_WC_MW_BIND_ERR", "IBV_WC_BAD_RESP_ERR",
+                "IBV_WC_LOC_ACCESS_ERR", "IBV_WC_REM_INV_REQ_ERR", "IBV_WC_REM_ACCESS_ERR", "IBV_WC_REM_OP_ERR",
+                "IBV_WC_RETRY_EXC_ERR", "IBV_WC_RNR_RETRY_EXC_ERR", "IBV_WC_LOC_RDD_VIOL_ERR", "IBV_WC_REM_INV_RD_REQ_ERR",
+                "IBV_WC_REM_ABORT_ERR", "IBV_WC_INV_EECN_ERR", "IBV_WC_INV_EEC_STATE_ERR", "IBV_WC_FATAL_ERR",
+                "IBV_WC_RESP_TIMEOUT_ERR", "IBV_WC_GENERAL_ERR", "IBV_WC_TM_ERR", "IBV_WC_TM_RNDV_INCOMPLETE");
+
+        /** The verbs name of the status, e.g. IBV_WC_RETRY_EXC_ERR for 12. */
+        public String statusName() {
+            return status >= 0 && status < STATUS.size() ? STATUS.get(status) : "unknown status " + status;
+        }
+
+        /** What the status usually means for NCCL, for the statuses seen in practice; empty otherwise. */
+        public String meaning() {
+            return switch (status) {
+                case 4 -> "local protection error: the NIC could not use the registered buffer (with a GPU buffer: GPUDirect "
+                        + "RDMA forced across a path the NIC cannot reach, or a registration that went stale)";
+                case 5 -> "flushed because the queue pair had already failed: the first error in the log is the cause";
+                case 10 -> "remote access error: the peer refused the RDMA access (its memory registration or keys)";
+                case 12 -> "transport retries exceeded: the peer never acknowledged (link down, unreachable GID or route, "
+                        + "or on RoCE packet loss that PFC/ECN should have prevented)";
+                case 13 -> "receiver-not-ready retries exceeded: the peer posted no receive in time";
+                default -> "";
+            };
+        }
     }
 
     static final int KEEP = 10;

@@ -1,5 +1,6 @@
 package io.nccldoctor.collectives.parse;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.nccldoctor.core.Fact;
 import io.nccldoctor.core.InputException;
 import io.nccldoctor.core.libs.NativeCalls;
@@ -199,5 +200,38 @@ public record NcclTestsOutput(Fact<String> testsVersion, Fact<String> ncclHeader
             }
         }
         return any ? Fact.of(sum) : Fact.absent("no #wrong values (validation off, or the old error layout)");
+    }
+
+    /**
+     * Why this run's results cannot be trusted, one line per reason; empty when nothing says so. Reads the #wrong
+     * cells (v2.13+ layout) and the "Out of bounds values : N FAILED" footer; the old layout's maximum error is a
+     * float difference that nccl-tests itself only judges through that footer.
+     */
+    @JsonProperty("failures")
+    public List<String> failures() {
+        List<String> why = new ArrayList<>();
+        List<Long> bad = new ArrayList<>();
+        for (Row r : rows) {
+            boolean out = r.outOfPlace().wrong().isValue() && r.outOfPlace().wrong().get() > 0;
+            boolean in = r.inPlace().isValue() && r.inPlace().get().wrong().isValue() && r.inPlace().get().wrong().get() > 0;
+            if (out || in) {
+                bad.add(r.sizeBytes());
+            }
+        }
+        if (!bad.isEmpty()) {
+            why.add(String.format(Locale.ROOT, "%,d wrong elements in %d of %d sizes (%,d to %,d bytes): the collective returned "
+                    + "corrupted data", totalWrong().get(), bad.size(), rows.size(), bad.get(0), bad.get(bad.size() - 1)));
+        }
+        if (outOfBoundsOk.isValue() && !outOfBoundsOk.get()) {
+            why.add("the footer says 'Out of bounds values : " + outOfBounds.get() + " FAILED'");
+        }
+        return why;
+    }
+
+    /** The row with the highest out-of-place bus bandwidth, the number nccl-tests users quote. */
+    @JsonProperty("peakBusBw")
+    public Fact<Row> peakBusBw() {
+        return rows.stream().max(java.util.Comparator.comparingDouble(r -> r.outOfPlace().busBwGBps())).map(Fact::of)
+                .orElse(Fact.absent("no rows"));
     }
 }
