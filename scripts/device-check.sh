@@ -20,7 +20,7 @@ jopts=(--enable-native-access=ALL-UNNAMED)
     --details=tree --disable-banner --disable-ansi-colors 2>&1
   echo "tests exit: $?"
   echo "== nccl-doctor"
-  for args in "--version" "preflight" "topo --compare-nvidia-smi live" "gdr"; do
+  for args in "--version" "preflight" "topo --compare-nvidia-smi live" "gdr" "run --collective allreduce"; do
     echo "-- nccl-doctor $args"
     LD_LIBRARY_PATH="${nccl:+$nccl:}${LD_LIBRARY_PATH:-}" timeout 120 "$java" "${jopts[@]}" -jar .device/nccl-doctor.jar $args 2>&1
     echo "exit: $?"

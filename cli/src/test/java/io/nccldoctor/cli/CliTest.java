@@ -301,4 +301,37 @@ class CliTest {
         assertThat(no.code()).isEqualTo(2);
         assertThat(no.err().strip()).doesNotContain("\n").contains("not an NCCL debug log");
     }
+
+    @Test
+    void runWithoutADriverListsEachMissingPieceOnItsOwnLine() {
+        Run r = run("run", "--collective", "alltoall");
+        assertThat(r.err()).isEmpty();
+        if (r.code() == 1) { // this VM: no driver, no NCCL
+            assertThat(r.out()).contains("cannot run here; missing:").contains("  - the CUDA driver library libcuda.so.1: ");
+            assertThat(r.out().lines().filter(l -> l.startsWith("  - "))).isNotEmpty();
+        } else { // a GPU node with every piece
+            assertThat(r.code()).isEqualTo(3);
+            assertThat(r.out()).contains("the native measurement loop is not in this build");
+        }
+    }
+
+    @Test
+    void runReferenceNcclTestsReadsTheBinarysOutputAndFailsOnWrongData() throws Exception {
+        Path bin = tmp.resolve("build");
+        Files.createDirectories(bin);
+        Path fake = bin.resolve("all_reduce_perf");
+        Files.writeString(fake, "#!/bin/sh\ncat '" + Path.of(collectivesFixture("nccl-tests-h100-2node-ib-issue319.txt")).toAbsolutePath() + "'\n");
+        fake.toFile().setExecutable(true);
+        Run ok = run("run", "--reference", "nccl-tests", "--nccl-tests-dir", bin.toString(), "-b", "8", "-e", "16G");
+        assertThat(ok.code()).isZero();
+        assertThat(ok.out()).contains("command: " + fake + " -b 8 -e 16G -f 2 -g 1 -d float -w 5 -n 20 -c 1 -o sum")
+                .contains("peak bus bandwidth: 89.24 GB/s");
+        Files.writeString(fake, "#!/bin/sh\ncat '" + Path.of(collectivesFixture("nccl-tests-gh200-16rank-corrupted-wrong.txt")).toAbsolutePath() + "'\n");
+        Run bad = run("run", "--reference", "nccl-tests", "--nccl-tests-dir", bin.toString());
+        assertThat(bad.code()).isEqualTo(1);
+        assertThat(bad.out()).contains("FAILED: 3,935,945 wrong elements");
+        Run missing = run("run", "--reference", "nccl-tests", "--nccl-tests-dir", bin.toString(), "--collective", "broadcast");
+        assertThat(missing.code()).isEqualTo(2);
+        assertThat(missing.err()).contains("no executable broadcast_perf");
+    }
 }

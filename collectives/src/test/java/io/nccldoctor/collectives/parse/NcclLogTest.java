@@ -3,6 +3,7 @@ package io.nccldoctor.collectives.parse;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.nccldoctor.collectives.Fixtures;
 import io.nccldoctor.core.InputException;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 class NcclLogTest {
 
     static NcclLog read(String name) throws IOException {
-        Path file = NcclTestsOutputTest.fixture(name);
+        Path file = Fixtures.publicFixture(name);
         NcclLog streamed = NcclLog.parse(file);
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             NcclLog lines = NcclLog.parse(in, name);

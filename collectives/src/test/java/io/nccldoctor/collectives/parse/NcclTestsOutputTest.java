@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.nccldoctor.collectives.Fixtures;
 import io.nccldoctor.core.InputException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -15,16 +16,8 @@ import org.junit.jupiter.api.Test;
 /** Real published outputs (fixtures/public/README.md names each source and the facts asserted here). */
 class NcclTestsOutputTest {
 
-    static Path fixture(String name) {
-        try {
-            return Path.of(NcclTestsOutputTest.class.getResource("/fixtures/public/" + name).toURI());
-        } catch (Exception e) {
-            throw new IllegalStateException(name, e);
-        }
-    }
-
     static NcclTestsOutput read(String name) throws IOException {
-        return NcclTestsOutput.parse(Files.readAllLines(fixture(name), StandardCharsets.UTF_8), name);
+        return NcclTestsOutput.parse(Files.readAllLines(Fixtures.publicFixture(name), StandardCharsets.UTF_8), name);
     }
 
     static NcclTestsOutput.Row row(NcclTestsOutput out, long size) {

@@ -1,0 +1,133 @@
+package io.nccldoctor.collectives.reference;
+
+import io.nccldoctor.collectives.coll.Collective;
+import io.nccldoctor.collectives.coll.DataType;
+import io.nccldoctor.collectives.parse.NcclTestsOutput;
+import io.nccldoctor.core.Fact;
+import io.nccldoctor.core.InputException;
+import io.nccldoctor.core.exec.CommandResult;
+import io.nccldoctor.core.exec.CommandRunner;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Runs an nccl-tests binary (reference/nccl-internals.md §2.1 flags) with the sizes and options of a
+ * {@code nccl-doctor run}, and reads its output into the same model as {@code parse nccl-tests}.
+ */
+public final class ReferenceRunner {
+
+    /** nccl-tests binary names per collective (src/*.cu); MPI builds may add the suffix "_mpi". */
+    static final Map<String, String> BINARIES = Map.of("allreduce", "all_reduce_perf", "allgather", "all_gather_perf",
+            "alltoall", "alltoall_perf", "reducescatter", "reduce_scatter_perf", "broadcast", "broadcast_perf",
+            "reduce", "reduce_perf", "sendrecv", "sendrecv_perf");
+    private static final Pattern SIZE = Pattern.compile("\\d+[KMGkmg]?");
+
+    /**
+     * What to run. Sizes keep nccl-tests' own syntax (K, M, G are powers of 1024).
+     *
+     * @param stepFactor -f, a multiplication factor between sizes
+     * @param check      -c: 1 validates the data and fills #wrong
+     */
+    public record Plan(Collective collective, DataType type, String op, String minBytes, String maxBytes, int stepFactor,
+                       int gpusPerProcess, int warmup, int iters, int check, Duration timeout) {
+
+        public Plan {
+            for (String s : List.of(minBytes, maxBytes)) {
+                if (!SIZE.matcher(s).matches()) {
+                    throw new InputException("size '" + s + "': give bytes as nccl-tests does, e.g. 8, 64K, 128M, 8G");
+                }
+            }
+            if (stepFactor < 2) {
+                throw new InputException("-f " + stepFactor + ": the step factor must be at least 2");
+            }
+            if (gpusPerProcess < 1 || warmup < 0 || iters < 1) {
+                throw new InputException("-g, -w and -n must be positive (-w may be 0)");
+            }
+        }
+    }
+
+    private final CommandRunner runner;
+
+    public ReferenceRunner(CommandRunner runner) {
+        this.runner = runner;
+    }
+
+    /** The binary for a collective in DIR: NAME, else NAME_mpi; an {@link InputException} says what to build. */
+    public static Path binary(Path dir, Collective c) {
+        String name = BINARIES.get(c.name());
+        if (!Files.isDirectory(dir)) {
+            throw new InputException("--nccl-tests-dir " + dir + ": no such folder; build nccl-tests (make, or make MPI=1 "
+                    + "for multi-node) and give its build folder");
+        }
+        for (String candidate : List.of(name, name + "_mpi")) {
+            Path p = dir.resolve(candidate);
+            if (Files.isRegularFile(p) && Files.isExecutable(p)) {
+                return p;
+            }
+        }
+        throw new InputException("--nccl-tests-dir " + dir + ": no executable " + name + " (or " + name + "_mpi); build "
+                + "nccl-tests there, or give the folder that holds its binaries (usually build/)");
+    }
+
+    /** nccl-tests' command line for the plan, flag for flag. */
+    public static List<String> argv(Path binary, Plan p) {
+        List<String> a = new ArrayList<>(List.of(binary.toString(), "-b", p.minBytes(), "-e", p.maxBytes(), "-f",
+                String.valueOf(p.stepFactor()), "-g", String.valueOf(p.gpusPerProcess()), "-d", p.type().ncclTestsName(),
+                "-w", String.valueOf(p.warmup()), "-n", String.valueOf(p.iters()), "-c", String.valueOf(p.check())));
+        if (reduces(p.collective())) {
+            a.addAll(List.of("-o", p.op()));
+        }
+        return a;
+    }
+
+    private static boolean reduces(Collective c) {
+        return List.of("allreduce", "reducescatter", "reduce").contains(c.name());
+    }
+
+    public ReferenceRun run(Path dir, Plan plan) {
+        List<String> argv = argv(binary(dir, plan.collective()), plan);
+        CommandResult r = runner.run(argv, plan.timeout());
+        if (r instanceof CommandResult.NotRun n) {
+            return new ReferenceRun(argv, Fact.absent("did not start"), 0, Fact.absent(n.reason()), Fact.of(n.reason()), List.of());
+        }
+        String stdout;
+        String stderr;
+        Fact<Integer> exit;
+        long ms;
+        Fact<String> problem = Fact.absent("finished with exit status 0");
+        if (r instanceof CommandResult.TimedOut t) {
+            stdout = t.stdout();
+            stderr = t.stderr();
+            exit = Fact.absent("killed after " + t.timeoutMs() + " ms");
+            ms = t.timeoutMs();
+            problem = Fact.of("did not finish within " + plan.timeout().toSeconds() + " s and was killed with its process tree "
+                    + "(a hang: look at the last NCCL lines of its output)");
+        } else {
+            CommandResult.Exited e = (CommandResult.Exited) r;
+            stdout = e.stdout();
+            stderr = e.stderr();
+            exit = Fact.of(e.exitCode());
+            ms = e.durationMs();
+            if (e.exitCode() != 0) {
+                problem = Fact.of(argv.get(0) + " exited with status " + e.exitCode());
+            }
+        }
+        Fact<NcclTestsOutput> out;
+        try {
+            out = Fact.of(NcclTestsOutput.parse(stdout.lines().toList(), argv.get(0) + " stdout"));
+        } catch (InputException ex) {
+            out = Fact.absent(ex.getMessage());
+            if (!problem.isValue()) {
+                problem = Fact.of("its output holds no nccl-tests table");
+            }
+        }
+        List<String> lines = stderr.lines().filter(l -> !l.isBlank()).toList();
+        List<String> tail = lines.subList(Math.max(0, lines.size() - 20), lines.size());
+        return new ReferenceRun(argv, exit, ms, out, problem, List.copyOf(tail));
+    }
+}
