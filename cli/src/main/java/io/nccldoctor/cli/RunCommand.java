@@ -6,6 +6,7 @@ import io.nccldoctor.collectives.coll.Collective;
 import io.nccldoctor.collectives.coll.DataType;
 import io.nccldoctor.collectives.launch.CommIdPolicy;
 import io.nccldoctor.collectives.launch.LaunchEnv;
+import io.nccldoctor.collectives.launch.Rendezvous;
 import io.nccldoctor.collectives.reference.ReferenceRun;
 import io.nccldoctor.collectives.reference.ReferenceRunner;
 import io.nccldoctor.core.Fact;
@@ -96,6 +97,11 @@ final class RunCommand implements Callable<Integer> {
             description = "Kill the run with its process tree after this long and report a hang. Default: ${DEFAULT-VALUE}.")
     long timeoutSeconds;
 
+    @Option(names = "--rendezvous", paramLabel = "SPEC",
+            description = "How rank 0 shares the NCCL unique id where NCCL_COMM_ID is unsafe (NCCL 2.16.2 to 2.21.5): "
+                    + "file:PATH on a file system every rank sees, or tcp://HOST:PORT with HOST = rank 0's address.")
+    String rendezvous;
+
     @Option(names = "--json", description = "Print the result as JSON.")
     boolean json;
 
@@ -113,6 +119,7 @@ final class RunCommand implements Callable<Integer> {
             throw new InputException("--timeout " + timeoutSeconds + ": give a number of seconds, 1 or more");
         }
         LaunchEnv launch = LaunchEnv.from(System.getenv());
+        Rendezvous share = rendezvous == null ? null : Rendezvous.parse(rendezvous);
         PrintWriter out = spec.commandLine().getOut();
         if (reference != null) {
             if (!reference.equals("nccl-tests")) {
@@ -136,7 +143,14 @@ final class RunCommand implements Callable<Integer> {
             return r.failed() ? 1 : 0;
         }
         Host host = HostOptions.liveHost();
-        List<String> missing = missingPieces(new LibrariesProbe().run(host), new GpuProbe().run(host));
+        Libraries libs = new LibrariesProbe().run(host);
+        List<String> missing = missingPieces(libs, new GpuProbe().run(host));
+        if (launch.multiProcess() && libs.nccl().version().isValue()) {
+            String v = libs.nccl().version().get();
+            if (!CommIdPolicy.commIdSafe(v) && share == null) {
+                missing.add("a rendezvous: " + CommIdPolicy.why(v) + "; give --rendezvous file:PATH or tcp://HOST:PORT");
+            }
+        }
         if (json) {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("launch", launch);
