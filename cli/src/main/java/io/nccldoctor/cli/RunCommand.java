@@ -13,7 +13,6 @@ import io.nccldoctor.core.Fact;
 import io.nccldoctor.core.Host;
 import io.nccldoctor.core.InputException;
 import io.nccldoctor.core.Json;
-import io.nccldoctor.core.exec.ProcessCommandRunner;
 import io.nccldoctor.core.libs.NativeLibrary;
 import io.nccldoctor.gdr.GpuProbe;
 import io.nccldoctor.gdr.GpuSurvey;
@@ -102,6 +101,14 @@ final class RunCommand implements Callable<Integer> {
                     + "file:PATH on a file system every rank sees, or tcp://HOST:PORT with HOST = rank 0's address.")
     String rendezvous;
 
+    @Option(names = "--log-dir", paramLabel = "DIR",
+            description = "Where each process writes its NCCL_DEBUG=INFO log (nccl.HOST.PID.log), parsed into the result. "
+                    + "Default: a new folder under the temporary directory, printed. A user's own NCCL_DEBUG_FILE wins.")
+    Path logDir;
+
+    @Option(names = "--force", description = "Use a --log-dir that already holds files.")
+    boolean force;
+
     @Option(names = "--json", description = "Print the result as JSON.")
     boolean json;
 
@@ -130,7 +137,8 @@ final class RunCommand implements Callable<Integer> {
             }
             ReferenceRunner.Plan plan = new ReferenceRunner.Plan(c, type, op, minBytes, maxBytes, stepFactor, gpus, warmup, iters,
                     check, Duration.ofSeconds(timeoutSeconds));
-            ReferenceRun r = new ReferenceRunner(new ProcessCommandRunner()).run(ncclTestsDir, plan);
+            ReferenceRunner.binary(ncclTestsDir, c); // a missing binary is reported before any folder is made
+            ReferenceRun r = new ReferenceRunner(System.getenv()).run(ncclTestsDir, plan, logFolder());
             if (json) {
                 Map<String, Object> doc = new LinkedHashMap<>();
                 doc.put("launch", launch);
@@ -169,6 +177,27 @@ final class RunCommand implements Callable<Integer> {
         }
         out.flush();
         return missing.isEmpty() ? 3 : 1;
+    }
+
+    /** The log folder: a fresh temporary one, or the user's, which must be empty unless --force. */
+    private Path logFolder() {
+        try {
+            if (logDir == null) {
+                return java.nio.file.Files.createTempDirectory("nccl-doctor-run-");
+            }
+            if (java.nio.file.Files.isDirectory(logDir)) {
+                try (java.util.stream.Stream<Path> in = java.nio.file.Files.list(logDir)) {
+                    if (in.findAny().isPresent() && !force) {
+                        throw new InputException("--log-dir " + logDir + " already holds files; give an empty or new folder, or --force "
+                                + "to add this run's logs to it");
+                    }
+                }
+                return logDir;
+            }
+            return java.nio.file.Files.createDirectories(logDir);
+        } catch (java.io.IOException e) {
+            throw new InputException("--log-dir " + logDir + ": cannot create (" + e.getMessage() + ")", e);
+        }
     }
 
     /** One line per piece the native launcher needs and this node lacks, each with the loader's or probe's reason. */
@@ -212,6 +241,15 @@ final class RunCommand implements Callable<Integer> {
         } else {
             s.append("  output: ").append(r.output().reason()).append('\n');
         }
+        s.append("  NCCL logs: ").append(r.logsNote()).append('\n');
+        r.ncclLogs().forEach((file, log) -> {
+            s.append("    ").append(file).append(": NCCL ").append(log.versions().isEmpty() ? "?" : String.join(", ", log.versions()));
+            log.networks().stream().filter(n -> n.startsWith("Using network")).findFirst().ifPresent(n -> s.append(", ").append(n));
+            log.transports().forEach((t, n) -> s.append(", ").append(n).append(" via ").append(t));
+            s.append('\n');
+            log.ibErrors().forEach(e -> s.append("FAILED: ").append(file).append(": IB completion error status ").append(e.status())
+                    .append(" (").append(e.statusName()).append(")\n"));
+        });
         if (r.problem().isValue()) {
             s.append("FAILED: ").append(r.problem().get()).append('\n');
         }

@@ -322,15 +322,23 @@ class CliTest {
         Path fake = bin.resolve("all_reduce_perf");
         Files.writeString(fake, "#!/bin/sh\ncat '" + Path.of(collectivesFixture("nccl-tests-h100-2node-ib-issue319.txt")).toAbsolutePath() + "'\n");
         fake.toFile().setExecutable(true);
-        Run ok = run("run", "--reference", "nccl-tests", "--nccl-tests-dir", bin.toString(), "-b", "8", "-e", "16G");
+        Run ok = run("run", "--reference", "nccl-tests", "--nccl-tests-dir", bin.toString(), "-b", "8", "-e", "16G", "--log-dir",
+                tmp.resolve("logs").toString());
         assertThat(ok.code()).isZero();
         assertThat(ok.out()).contains("command: " + fake + " -b 8 -e 16G -f 2 -g 1 -d float -w 5 -n 20 -c 1 -o sum")
                 .contains("peak bus bandwidth: 89.24 GB/s");
         Files.writeString(fake, "#!/bin/sh\ncat '" + Path.of(collectivesFixture("nccl-tests-gh200-16rank-corrupted-wrong.txt")).toAbsolutePath() + "'\n");
-        Run bad = run("run", "--reference", "nccl-tests", "--nccl-tests-dir", bin.toString());
+        Files.writeString(tmp.resolve("logs/keep.txt"), "mine");
+        Run refused = run("run", "--reference", "nccl-tests", "--nccl-tests-dir", bin.toString(), "--log-dir", tmp.resolve("logs").toString());
+        assertThat(refused.code()).isEqualTo(2);
+        assertThat(refused.err()).contains("already holds files");
+        Run bad = run("run", "--reference", "nccl-tests", "--nccl-tests-dir", bin.toString(), "--log-dir", tmp.resolve("logs").toString(),
+                "--force");
         assertThat(bad.code()).isEqualTo(1);
+        assertThat(Files.readString(tmp.resolve("logs/keep.txt"))).isEqualTo("mine");
         assertThat(bad.out()).contains("FAILED: 3,935,945 wrong elements");
-        Run missing = run("run", "--reference", "nccl-tests", "--nccl-tests-dir", bin.toString(), "--collective", "broadcast");
+        Run missing = run("run", "--reference", "nccl-tests", "--nccl-tests-dir", bin.toString(), "--collective", "broadcast",
+                "--log-dir", tmp.resolve("logs2").toString());
         assertThat(missing.code()).isEqualTo(2);
         assertThat(missing.err()).contains("no executable broadcast_perf");
     }

@@ -2,11 +2,12 @@ package io.nccldoctor.collectives.reference;
 
 import io.nccldoctor.collectives.coll.Collective;
 import io.nccldoctor.collectives.coll.DataType;
+import io.nccldoctor.collectives.parse.NcclLog;
 import io.nccldoctor.collectives.parse.NcclTestsOutput;
 import io.nccldoctor.core.Fact;
 import io.nccldoctor.core.InputException;
 import io.nccldoctor.core.exec.CommandResult;
-import io.nccldoctor.core.exec.CommandRunner;
+import io.nccldoctor.core.exec.ProcessCommandRunner;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -51,10 +52,11 @@ public final class ReferenceRunner {
         }
     }
 
-    private final CommandRunner runner;
+    private final Map<String, String> env;
 
-    public ReferenceRunner(CommandRunner runner) {
-        this.runner = runner;
+    /** @param env this process's environment: NCCL_DEBUG and NCCL_DEBUG_FILE set by the user are respected */
+    public ReferenceRunner(Map<String, String> env) {
+        this.env = Map.copyOf(env);
     }
 
     /** The binary for a collective in DIR: NAME, else NAME_mpi; an {@link InputException} says what to build. */
@@ -89,11 +91,30 @@ public final class ReferenceRunner {
         return List.of("allreduce", "reducescatter", "reduce").contains(c.name());
     }
 
-    public ReferenceRun run(Path dir, Plan plan) {
+    /**
+     * Runs the plan. With a log folder, each process writes NCCL_DEBUG=INFO output to
+     * {@code logDir/nccl.%h.%p.log} (NCCL expands host and pid), and each file is parsed into the result; a user's own
+     * NCCL_DEBUG_FILE wins and is left alone.
+     */
+    public ReferenceRun run(Path dir, Plan plan, Path logDir) {
         List<String> argv = argv(binary(dir, plan.collective()), plan);
-        CommandResult r = runner.run(argv, plan.timeout());
+        Map<String, String> extra = new java.util.LinkedHashMap<>();
+        String logsNote;
+        if (logDir == null) {
+            logsNote = "not captured (no log folder)";
+        } else if (env.containsKey("NCCL_DEBUG_FILE")) {
+            logsNote = "not captured: NCCL_DEBUG_FILE=" + env.get("NCCL_DEBUG_FILE") + " is set, and the logs went there";
+            logDir = null;
+        } else {
+            extra.put("NCCL_DEBUG", env.getOrDefault("NCCL_DEBUG", "INFO"));
+            extra.put("NCCL_DEBUG_FILE", logDir.resolve("nccl.%h.%p.log").toString());
+            logsNote = "NCCL_DEBUG=" + extra.get("NCCL_DEBUG") + " written to " + logDir;
+        }
+        CommandResult r = new ProcessCommandRunner(extra).run(argv, plan.timeout());
+        Map<String, NcclLog> logs = logDir == null ? Map.of() : logs(logDir);
         if (r instanceof CommandResult.NotRun n) {
-            return new ReferenceRun(argv, Fact.absent("did not start"), 0, Fact.absent(n.reason()), Fact.of(n.reason()), List.of());
+            return new ReferenceRun(argv, Fact.absent("did not start"), 0, Fact.absent(n.reason()), Fact.of(n.reason()), List.of(),
+                    logs, logsNote);
         }
         String stdout;
         String stderr;
@@ -128,6 +149,23 @@ public final class ReferenceRunner {
         }
         List<String> lines = stderr.lines().filter(l -> !l.isBlank()).toList();
         List<String> tail = lines.subList(Math.max(0, lines.size() - 20), lines.size());
-        return new ReferenceRun(argv, exit, ms, out, problem, List.copyOf(tail));
+        return new ReferenceRun(argv, exit, ms, out, problem, List.copyOf(tail), logs, logsNote);
+    }
+
+    /** Each nccl.*.log in the folder, parsed; a file without NCCL lines is skipped (a process that never initialised). */
+    private static Map<String, NcclLog> logs(Path logDir) {
+        Map<String, NcclLog> parsed = new java.util.TreeMap<>();
+        try (java.util.stream.Stream<Path> files = Files.list(logDir)) {
+            for (Path f : files.filter(p -> p.getFileName().toString().matches("nccl\\..*\\.log")).sorted().toList()) {
+                try {
+                    parsed.put(f.getFileName().toString(), NcclLog.parse(f));
+                } catch (InputException e) {
+                    // no NCCL line in it: nothing to report for that process
+                }
+            }
+        } catch (java.io.IOException e) {
+            // the folder vanished or is unreadable: the run's own result still stands
+        }
+        return parsed;
     }
 }

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -14,6 +15,17 @@ import java.util.concurrent.TimeUnit;
  * full pipe; stdin is /dev/null; the locale is C so that parsers see untranslated, dot-decimal output.
  */
 public final class ProcessCommandRunner implements CommandRunner {
+
+    private final Map<String, String> extraEnv;
+
+    public ProcessCommandRunner() {
+        this(Map.of());
+    }
+
+    /** @param extraEnv variables set for every child on top of this process's environment (LC_ALL and LANG stay C) */
+    public ProcessCommandRunner(Map<String, String> extraEnv) {
+        this.extraEnv = Map.copyOf(extraEnv);
+    }
 
     @Override
     public CommandResult run(List<String> argv, Duration timeout) {
@@ -26,6 +38,7 @@ public final class ProcessCommandRunner implements CommandRunner {
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                     .redirectOutput(out.toFile())
                     .redirectError(err.toFile());
+            pb.environment().putAll(extraEnv);
             pb.environment().put("LC_ALL", "C");
             pb.environment().put("LANG", "C");
             long start = System.nanoTime();
