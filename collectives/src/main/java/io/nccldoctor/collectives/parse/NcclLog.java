@@ -69,6 +69,8 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
     static final int KEEP = 10;
     private static final Pattern VERSION = Pattern.compile("NCCL version (\\d+\\.\\d+\\.\\d+)");
     private static final Pattern NET = Pattern.compile("NCCL INFO (NET/\\S+ : Using .*|Using network \\S+.*|NET/Plugin.*)$");
+    /** Ray's deduplication suffix, "… [repeated 14x across cluster]". */
+    private static final Pattern RAY_REPEATED = Pattern.compile("\\s*\\[repeated \\d+x across cluster\\]\\s*$");
     private static final Pattern VIA = Pattern.compile(" via (\\S+)");
     private static final Pattern GDR = Pattern.compile("GPU Direct RDMA (Disabled|Enabled) for GPU (\\S+) / HCA (\\S+) \\(distance (\\d+) [<>]=? (\\d+)\\)");
     private static final Pattern COMM = Pattern.compile("nranks (\\d+) .*Init COMPLETE");
@@ -248,8 +250,11 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
                 }
             } else if (line.indexOf("NET/", msg) >= 0 || line.indexOf("Using network", msg) >= 0) {
                 Matcher m = NET.matcher(line);
-                if (m.find() && networks.size() < KEEP && !networks.contains(m.group(1).strip())) {
-                    networks.add(kept(m.group(1)));
+                if (m.find()) {
+                    String net = kept(RAY_REPEATED.matcher(m.group(1)).replaceFirst(""));
+                    if (networks.size() < KEEP && !networks.contains(net)) {
+                        networks.add(net);
+                    }
                 }
             } else if (line.indexOf("lgo", msg) >= 0) {
                 Matcher m = ALGO.matcher(line);

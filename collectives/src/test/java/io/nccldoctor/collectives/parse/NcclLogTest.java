@@ -47,6 +47,7 @@ class NcclLogTest {
         assertThat(log.transports().entrySet().stream().filter(e -> e.getKey().endsWith("/GDRDMA"))
                 .mapToLong(Map.Entry::getValue).sum()).isEqualTo(8);
         assertThat(log.communicatorSizes()).isEqualTo(Map.of(2, 1L, 8, 1L));
+        assertThat(log.networks()).contains("Using network IB").noneMatch(n -> n.contains("repeated"));
     }
 
     @Test
