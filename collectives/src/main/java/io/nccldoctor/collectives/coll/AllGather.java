@@ -10,7 +10,15 @@ public final class AllGather implements Collective {
 
     @Override
     public Sizing sizing(long count, int eltSize, int nranks) {
-        long base = Collective.trimmedPerRank(count, eltSize, nranks);
+        return of(Collective.trimmedPerRank(count, eltSize, nranks), eltSize, nranks);
+    }
+
+    @Override
+    public Sizing sizingUntrimmed(long count, int eltSize, int nranks) {
+        return of(count / nranks, eltSize, nranks);
+    }
+
+    private static Sizing of(long base, int eltSize, int nranks) {
         return new Sizing(base, base * nranks, base, base, 0, eltSize);
     }
 

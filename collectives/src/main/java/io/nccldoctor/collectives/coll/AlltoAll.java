@@ -14,7 +14,15 @@ public final class AlltoAll implements Collective {
 
     @Override
     public Sizing sizing(long count, int eltSize, int nranks) {
-        long perPeer = Collective.trimmedPerRank(count, eltSize, nranks);
+        return of(Collective.trimmedPerRank(count, eltSize, nranks), eltSize, nranks);
+    }
+
+    @Override
+    public Sizing sizingUntrimmed(long count, int eltSize, int nranks) {
+        return of(count / nranks, eltSize, nranks);
+    }
+
+    private static Sizing of(long perPeer, int eltSize, int nranks) {
         return new Sizing(perPeer * nranks, perPeer * nranks, perPeer, 0, 0, eltSize);
     }
 

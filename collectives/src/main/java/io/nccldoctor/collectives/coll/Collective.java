@@ -18,6 +18,16 @@ public interface Collective {
 
     double busBwFactor(int nranks);
 
+    /**
+     * The sizing of older nccl-tests, which split count/nranks without trimming to 16 bytes (published runs of the
+     * old "error" layout show it: alltoall and all_gather at 32 bytes over 8 ranks print count 1). Only the per-rank
+     * collectives differ. An intermediate rule (4-element alignment, nccl-internals §1.1) is not modelled: no
+     * published output was found to check it against.
+     */
+    default Sizing sizingUntrimmed(long count, int eltSize, int nranks) {
+        return sizing(count, eltSize, nranks);
+    }
+
     /** Whether the caller splits its buffer per rank or per peer (allgather, reducescatter, alltoall). */
     boolean chunked();
 
