@@ -1,7 +1,7 @@
 package io.nccldoctor.collectives.coll;
 
 /** all_reduce.cu: no trimming; busbw factor 2(n-1)/n (each rank sends and receives (n-1)/n of the data twice). */
-public final class AllReduce implements Collective {
+public final class AllReduce extends WholeBuffer {
 
     @Override
     public String name() {
@@ -9,17 +9,7 @@ public final class AllReduce implements Collective {
     }
 
     @Override
-    public Sizing sizing(long count, int eltSize, int nranks) {
-        return new Sizing(count, count, count, 0, 0, eltSize);
-    }
-
-    @Override
     public double busBwFactor(int nranks) {
         return 2.0 * (nranks - 1) / nranks;
-    }
-
-    @Override
-    public boolean chunked() {
-        return false;
     }
 }

@@ -1,7 +1,7 @@
 package io.nccldoctor.collectives.coll;
 
 /** broadcast.cu: no trimming; busbw factor 1 (one root sends, or receives, the whole buffer). */
-public final class Broadcast implements Collective {
+public final class Broadcast extends WholeBuffer {
 
     @Override
     public String name() {
@@ -9,17 +9,7 @@ public final class Broadcast implements Collective {
     }
 
     @Override
-    public Sizing sizing(long count, int eltSize, int nranks) {
-        return new Sizing(count, count, count, 0, 0, eltSize);
-    }
-
-    @Override
     public double busBwFactor(int nranks) {
         return 1.0;
-    }
-
-    @Override
-    public boolean chunked() {
-        return false;
     }
 }
