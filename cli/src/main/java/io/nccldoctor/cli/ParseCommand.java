@@ -1,6 +1,7 @@
 package io.nccldoctor.cli;
 
 import io.nccldoctor.collectives.parse.NcclLog;
+import io.nccldoctor.collectives.parse.NcclTestsJson;
 import io.nccldoctor.collectives.parse.NcclTestsOutput;
 import io.nccldoctor.core.InputException;
 import io.nccldoctor.core.Json;
@@ -23,7 +24,7 @@ import picocli.CommandLine.Model.CommandSpec;
             "Formats: nvidia-smi-topo (the matrix of `nvidia-smi topo -m`, old and new layouts); perftest (the output "
                 + "of ib_write_bw, ib_read_bw, ib_send_bw and the latency tests, client or server side, MB/sec or Gb/sec, "
                 + "size sweeps, --use_cuda runs, warnings and errors with their meaning); nccl-tests (every table layout "
-                + "since 2.11, mpirun/srun prefixes, interleaved NCCL INFO lines, footers); nccl-log (NCCL_DEBUG=INFO "
+                + "since 2.11, mpirun/srun prefixes, interleaved NCCL INFO lines, footers; or the -J JSON file); nccl-log (NCCL_DEBUG=INFO "
                 + "output, streamed: versions, network, transports, GDR decisions decoded per version, warnings, IB "
                 + "completion errors, watchdog timeouts)."},
         footer = {"", "Exit codes: 0 when the text parsed and records no failure; 1 when it records one (nccl-tests: wrong "
@@ -63,7 +64,9 @@ final class ParseCommand implements Callable<Integer> {
                 failed = !p.errors().isEmpty();
             }
             case NCCL_TESTS -> {
-                NcclTestsOutput r = NcclTestsOutput.parse(lines(), file.toString());
+                String text = TopoSources.read(file, "parse");
+                NcclTestsOutput r = NcclTestsJson.looksLikeJson(text) ? NcclTestsJson.parse(text, file.toString())
+                        : NcclTestsOutput.parse(text.lines().toList(), file.toString());
                 out.print(json ? Json.write(r) : ParsedText.ncclTests(r, file.toString()));
                 failed = !r.failures().isEmpty();
             }

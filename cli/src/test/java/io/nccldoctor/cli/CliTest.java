@@ -284,6 +284,10 @@ class CliTest {
         Run bad = run("parse", "nccl-tests", collectivesFixture("nccl-tests-gh200-16rank-corrupted-wrong.txt"));
         assertThat(bad.code()).isEqualTo(1);
         assertThat(bad.out()).contains("FAILED: 3,935,945 wrong elements").contains("avg bus bandwidth: absent: no 'Avg bus bandwidth' footer;");
+        Run json = run("parse", "nccl-tests", collectivesFixture("nccl-tests-json-v1-allreduce-2rank-derived.json"));
+        assertThat(json.code()).isZero();
+        assertThat(json.out()).startsWith("all_reduce_perf from ").contains("library 2.27.3, 2 device lines")
+                .contains("avg bus bandwidth: 55.889963 GB/s");
     }
 
     @Test
