@@ -1,0 +1,58 @@
+package io.nccldoctor.collectives.measure;
+
+import io.nccldoctor.collectives.coll.Collective;
+import io.nccldoctor.collectives.coll.DataType;
+
+/**
+ * NCCL communicators over this process's GPUs, with one stream and device buffers each. Local rank i holds the
+ * communicator of global rank {@link #rank(int)}. Every call may throw {@link Failure}.
+ */
+public interface Backend extends AutoCloseable {
+
+    /** One collective call on one local rank; pointers are device addresses, counts in elements. */
+    record Call(Collective collective, long send, long recv, long count, DataType type, String op, int root) {
+    }
+
+    /** An NCCL or CUDA error, an asynchronous communicator error, or a time limit passed. */
+    final class Failure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public Failure(String message) {
+            super(message);
+        }
+    }
+
+    String ncclVersion();
+
+    int localRanks();
+
+    int worldSize();
+
+    int rank(int local);
+
+    /** Device memory of the local rank's GPU. */
+    long alloc(int local, long bytes);
+
+    /** Fills bytes at ptr with the element repeated. */
+    void fill(int local, long ptr, long bytes, byte[] element);
+
+    byte[] read(int local, long ptr, long bytes);
+
+    void groupStart();
+
+    void groupEnd();
+
+    void launch(int local, Call call);
+
+    /** Waits for the local rank's stream, polling the communicator's asynchronous error, until the deadline. */
+    void sync(int local, long deadlineNanos);
+
+    /** The mean of a value over every rank of every process (the value itself in a single process). */
+    double average(double value);
+
+    /** Aborts every communicator (ncclCommAbort): a stuck collective is never waited on forever. */
+    void abort();
+
+    @Override
+    void close();
+}

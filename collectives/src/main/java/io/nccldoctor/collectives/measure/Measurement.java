@@ -1,0 +1,207 @@
+package io.nccldoctor.collectives.measure;
+
+import io.nccldoctor.collectives.coll.Collective;
+import io.nccldoctor.collectives.coll.DataType;
+import io.nccldoctor.collectives.coll.Sizing;
+import io.nccldoctor.collectives.parse.NcclTestsOutput;
+import io.nccldoctor.core.Fact;
+import io.nccldoctor.core.InputException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A size sweep measured as nccl-tests measures it (reference/nccl-internals.md §2.3): per size, the counts from the
+ * collective's conditioning (or as given), warm-up launches, then iterations × one launch per local rank timed by
+ * the host clock around a stream synchronise, averaged over ranks, out-of-place and then in-place; algbw = size /
+ * time (GB = 1e9), busbw by the collective's factor; with validation, one more run per placement on known data
+ * whose wrong elements are counted.
+ */
+public final class Measurement {
+
+    /** How a requested size becomes counts. */
+    public enum Conditioning {
+        /** As nccl-tests: per-rank and per-peer counts trimmed to multiples of 16 bytes. */
+        NCCL_TESTS,
+        /** As given: count / ranks, untrimmed, like a harness that sizes its tensor itself. */
+        NONE
+    }
+
+    /**
+     * @param offsetBytes added to every base pointer, to misalign the buffers on purpose
+     * @param timeout     for each synchronise; past it the communicators are aborted and the run ends as a hang
+     */
+    public record Plan(Collective collective, DataType type, String op, int root, long minBytes, long maxBytes, int stepFactor,
+                       int warmup, int iters, boolean check, Conditioning conditioning, long offsetBytes, Duration timeout) {
+
+        public Plan {
+            if (minBytes < 0 || maxBytes < minBytes || stepFactor < 2 || warmup < 0 || iters < 1 || offsetBytes < 0) {
+                throw new InputException("sizes from " + minBytes + " to " + maxBytes + " by x" + stepFactor + ", " + warmup + " warm-up and "
+                        + iters + " timed iterations, offset " + offsetBytes + ": the sizes must grow (factor 2 or more) and the counts be positive");
+            }
+        }
+
+        public List<Long> sizes() {
+            List<Long> s = new ArrayList<>();
+            for (long size = minBytes; size <= maxBytes; size = size == 0 ? 1 : size * stepFactor) {
+                s.add(size);
+            }
+            return s;
+        }
+    }
+
+    /**
+     * One size: the row as nccl-tests prints it, and the chunk a caller got.
+     *
+     * @param chunkBytes   per-rank or per-peer bytes for the split collectives, the whole buffer otherwise
+     * @param chunksAligned whether every chunk (and the base, with --offset-bytes) starts on a 16-byte boundary
+     */
+    public record SizeResult(NcclTestsOutput.Row row, long chunkBytes, boolean chunksAligned) {
+    }
+
+    /** @param failure why the sweep stopped early (an NCCL error or a hang); absent when it completed */
+    public record Result(String ncclVersion, int worldSize, Plan plan, List<SizeResult> sizes, Fact<String> failure) {
+
+        /** The same model as a parsed nccl-tests run, for the shared table and failure rules. */
+        public NcclTestsOutput asNcclTestsOutput() {
+            double avg = sizes.stream().mapToDouble(s -> s.row().outOfPlace().busBwGBps()).average().orElse(Double.NaN);
+            return new NcclTestsOutput(Fact.absent("measured by nccl-doctor, not nccl-tests"), Fact.absent("not applicable"),
+                    Fact.of(ncclVersion), Fact.of(plan.collective().name()), List.of(), false, sizes.stream().map(SizeResult::row).toList(),
+                    Fact.absent("no out-of-bounds check"), Fact.absent("no out-of-bounds check"),
+                    sizes.isEmpty() ? Fact.absent("no size completed") : Fact.of(avg), 0, List.of());
+        }
+    }
+
+    /** Results are read back to the host in blocks of this many bytes. */
+    static final long READ_BLOCK = 64L << 20;
+
+    private final Backend backend;
+
+    public Measurement(Backend backend) {
+        this.backend = backend;
+    }
+
+    public Result run(Plan plan) {
+        int world = backend.worldSize();
+        int elt = plan.type().size();
+        List<SizeResult> done = new ArrayList<>();
+        List<Sizing> sizings = new ArrayList<>();
+        long most = 0;
+        for (long size : plan.sizes()) {
+            Sizing s = plan.conditioning() == Conditioning.NCCL_TESTS ? plan.collective().sizing(size / elt, elt, world)
+                    : plan.collective().sizingUntrimmed(size / elt, elt, world);
+            sizings.add(s);
+            most = Math.max(most, Math.max(s.sendBytes(), s.recvBytes()));
+        }
+        int locals = backend.localRanks();
+        long[] send = new long[locals];
+        long[] recv = new long[locals];
+        try {
+            for (int l = 0; l < locals; l++) {
+                send[l] = backend.alloc(l, most + plan.offsetBytes() + 16) + plan.offsetBytes();
+                recv[l] = backend.alloc(l, most + plan.offsetBytes() + 16) + plan.offsetBytes();
+            }
+            for (Sizing s : sizings) {
+                NcclTestsOutput.Placement out = placement(plan, s, send, recv, false);
+                NcclTestsOutput.Placement in = placement(plan, s, send, recv, true);
+                long chunk = (plan.collective().chunked() ? s.paramCount() : Math.max(s.sendCount(), s.recvCount())) * elt;
+                boolean aligned = plan.offsetBytes() % 16 == 0 && (!plan.collective().chunked() || chunk % 16 == 0);
+                done.add(new SizeResult(new NcclTestsOutput.Row(s.sizeBytes(), s.paramCount(), plan.type().ncclTestsName(),
+                        redop(plan), Fact.of(rootColumn(plan)), out, Fact.of(in)), chunk, aligned));
+            }
+            return new Result(backend.ncclVersion(), world, plan, done, Fact.absent("the sweep completed"));
+        } catch (Backend.Failure f) {
+            backend.abort();
+            return new Result(backend.ncclVersion(), world, plan, done, Fact.of(f.getMessage()));
+        }
+    }
+
+    private static Fact<String> redop(Plan plan) {
+        return switch (plan.collective().name()) {
+            case "allreduce", "reducescatter", "reduce" -> Fact.of(plan.op());
+            default -> Fact.of("none");
+        };
+    }
+
+    private static int rootColumn(Plan plan) {
+        return plan.collective().name().equals("broadcast") || plan.collective().name().equals("reduce") ? plan.root() : -1;
+    }
+
+    private NcclTestsOutput.Placement placement(Plan plan, Sizing s, long[] send, long[] recv, boolean inPlace) {
+        int elt = plan.type().size();
+        int locals = backend.localRanks();
+        Backend.Call[] calls = new Backend.Call[locals];
+        for (int l = 0; l < locals; l++) {
+            int rank = backend.rank(l);
+            long r = recv[l] + (inPlace ? rank * s.recvInplaceOffset() * elt : 0);
+            long sp = inPlace ? recv[l] + rank * s.sendInplaceOffset() * elt : send[l];
+            calls[l] = new Backend.Call(plan.collective(), sp, r, s.paramCount(), plan.type(), plan.op(), plan.root());
+        }
+        for (int i = 0; i < plan.warmup(); i++) {
+            launchAll(calls);
+        }
+        syncAll(plan);
+        long start = System.nanoTime();
+        for (int i = 0; i < plan.iters(); i++) {
+            launchAll(calls);
+        }
+        syncAll(plan);
+        double seconds = backend.average((System.nanoTime() - start) / 1e9 / plan.iters());
+        double algBw = s.sizeBytes() / 1e9 / seconds;
+        Fact<Long> wrong = plan.check() ? check(plan, s, send, recv, calls, inPlace)
+                : Fact.absent("N/A: validation off");
+        return new NcclTestsOutput.Placement(seconds * 1e6, algBw, algBw * plan.collective().busBwFactor(backend.worldSize()), wrong,
+                Fact.absent("the #wrong layout counts wrong elements instead"));
+    }
+
+    private Fact<Long> check(Plan plan, Sizing s, long[] send, long[] recv, Backend.Call[] calls, boolean inPlace) {
+        if (!Pattern.supported(plan.type(), plan.op())) {
+            return Fact.absent(Pattern.unsupportedReason(plan.type(), plan.op()));
+        }
+        int elt = plan.type().size();
+        long region = Math.max(s.sendBytes(), s.recvBytes()); // in-place pointers lie inside the receive buffer
+        for (int l = 0; l < calls.length; l++) {
+            byte[] mine = Pattern.element(plan.type(), backend.rank(l) + 1);
+            backend.fill(l, recv[l], region, inPlace ? mine : Pattern.element(plan.type(), 0));
+            if (!inPlace) {
+                backend.fill(l, send[l], s.sendBytes(), mine);
+            }
+        }
+        launchAll(calls);
+        syncAll(plan);
+        long wrong = 0;
+        boolean any = false;
+        long block = (READ_BLOCK / elt) * elt;
+        for (int l = 0; l < calls.length; l++) {
+            for (long from = 0; from < s.recvBytes(); from += block) {
+                byte[] got = backend.read(l, calls[l].recv() + from, Math.min(block, s.recvBytes() - from));
+                for (int at = 0; at < got.length; at += elt) {
+                    Fact<Long> want = Pattern.expected(plan.collective().name(), plan.op(), backend.rank(l), backend.worldSize(), plan.root(),
+                            Math.max(1, s.paramCount()), (from + at) / elt);
+                    if (want.isValue()) {
+                        any = true;
+                        if (!Pattern.matches(plan.type(), got, at, want.get())) {
+                            wrong++;
+                        }
+                    }
+                }
+            }
+        }
+        return any || s.recvCount() == 0 ? Fact.of(wrong) : Fact.absent("no rank here receives a defined result");
+    }
+
+    private void launchAll(Backend.Call[] calls) {
+        backend.groupStart();
+        for (int l = 0; l < calls.length; l++) {
+            backend.launch(l, calls[l]);
+        }
+        backend.groupEnd();
+    }
+
+    private void syncAll(Plan plan) {
+        long deadline = System.nanoTime() + plan.timeout().toNanos();
+        for (int l = 0; l < backend.localRanks(); l++) {
+            backend.sync(l, deadline);
+        }
+    }
+}
