@@ -7,6 +7,9 @@ import io.nccldoctor.collectives.coll.DataType;
 import io.nccldoctor.collectives.launch.CommIdPolicy;
 import io.nccldoctor.collectives.launch.LaunchEnv;
 import io.nccldoctor.collectives.launch.Rendezvous;
+import io.nccldoctor.collectives.measure.Backend;
+import io.nccldoctor.collectives.measure.JnaBackend;
+import io.nccldoctor.collectives.measure.Measurement;
 import io.nccldoctor.collectives.reference.ReferenceRun;
 import io.nccldoctor.collectives.reference.ReferenceRunner;
 import io.nccldoctor.core.Fact;
@@ -38,20 +41,23 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "one flag away. Under srun, mpirun or torchrun each process reads its rank from the launcher's "
                 + "variables (printed in the header).",
             "",
-            "Without --reference it checks what the native launcher needs on this node (the NVIDIA driver, "
-                + "libcuda.so.1, libnccl.so.2, a visible GPU) and prints one line per missing piece. The native "
-                + "measurement loop itself is not in this build yet; on a node that has every piece it says so and "
-                + "exits 3."},
+            "Without --reference it runs the collective itself through libnccl.so.2: -g GPUs per process, counts "
+                + "conditioned as nccl-tests does (or --conditioning none, as a hand-sized tensor), warm-up, iterations "
+                + "timed around a stream synchronise, algbw and busbw as nccl-tests computes them, out-of-place and in-place, "
+                + "and with -c 1 the data checked. A node that lacks a piece (the NVIDIA driver, libcuda.so.1, "
+                + "libnccl.so.2, a GPU) gets one line per missing piece."},
         footer = {"",
             "Examples:",
             "  nccl-doctor run --reference nccl-tests --nccl-tests-dir ~/nccl-tests/build -b 8 -e 128M -f 2 -g 8",
             "  srun -N2 --ntasks-per-node=8 nccl-doctor run --reference nccl-tests --nccl-tests-dir /opt/nccl-tests/build "
                 + "--collective alltoall -b 1M -e 1G",
-            "  nccl-doctor run --collective allreduce    # what is missing on this node",
+            "  nccl-doctor run --collective alltoall -g 8 -b 1M -e 1G",
+            "  nccl-doctor run --collective alltoall -g 3 -b 536870904 -e 536870904 --conditioning none   # the field report's case",
+            "  srun -N2 --ntasks-per-node=8 nccl-doctor run --rendezvous file:/shared/ncclid -b 8 -e 8G",
             "",
-            "Exit codes: 0 the run finished with correct data; 1 it failed (wrong elements, a non-zero exit, a hang "
-                + "killed at --timeout) or a piece it needs is missing; 2 bad usage (unknown collective, no such "
-                + "binary); 3 the native launcher is not available in this build."})
+            "Exit codes: 0 the run finished with correct data; 1 it failed (wrong elements, an NCCL error, a non-zero "
+                + "exit, a hang stopped at --timeout) or a piece it needs is missing; 2 bad usage (unknown collective, no such "
+                + "binary)."})
 final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--collective", defaultValue = "allreduce", paramLabel = "C",
@@ -96,13 +102,24 @@ final class RunCommand implements Callable<Integer> {
             description = "Kill the run with its process tree after this long and report a hang. Default: ${DEFAULT-VALUE}.")
     long timeoutSeconds;
 
+    @Option(names = "--conditioning", defaultValue = "nccl-tests", paramLabel = "MODE", converter = ConditioningConverter.class,
+            description = "nccl-tests (default): per-rank and per-peer counts trimmed to 16 bytes, as nccl-tests does; none: "
+                    + "count / ranks as given, to reproduce a harness that sizes its own tensors.")
+    Measurement.Conditioning conditioning;
+
+    @Option(names = "--offset-bytes", defaultValue = "0", paramLabel = "K", description = "Misalign every base pointer by K bytes on purpose.")
+    long offsetBytes;
+
+    @Option(names = {"-r", "--root"}, defaultValue = "0", paramLabel = "R", description = "Root rank of broadcast and reduce. Default: ${DEFAULT-VALUE}.")
+    int root;
+
     @Option(names = "--rendezvous", paramLabel = "SPEC",
             description = "How rank 0 shares the NCCL unique id where NCCL_COMM_ID is unsafe (NCCL 2.16.2 to 2.21.5): "
                     + "file:PATH on a file system every rank sees, or tcp://HOST:PORT with HOST = rank 0's address.")
     String rendezvous;
 
     @Option(names = "--log-dir", paramLabel = "DIR",
-            description = "Where each process writes its NCCL_DEBUG=INFO log (nccl.HOST.PID.log), parsed into the result. "
+            description = "With --reference: where each process writes its NCCL_DEBUG=INFO log (nccl.HOST.PID.log), parsed into the result. "
                     + "Default: a new folder under the temporary directory, printed. A user's own NCCL_DEBUG_FILE wins.")
     Path logDir;
 
@@ -150,33 +167,117 @@ final class RunCommand implements Callable<Integer> {
             out.flush();
             return r.failed() ? 1 : 0;
         }
+        Measurement.Plan plan = new Measurement.Plan(c, type, op, root, bytes(minBytes, "-b"), bytes(maxBytes, "-e"), stepFactor, warmup,
+                iters, check > 0, conditioning, offsetBytes, Duration.ofSeconds(timeoutSeconds));
         Host host = HostOptions.liveHost();
         Libraries libs = new LibrariesProbe().run(host);
         List<String> missing = missingPieces(libs, new GpuProbe().run(host));
+        boolean commIdUsable = System.getenv("NCCL_COMM_ID") != null;
         if (launch.multiProcess() && libs.nccl().version().isValue()) {
             String v = libs.nccl().version().get();
-            if (!CommIdPolicy.commIdSafe(v) && share == null) {
-                missing.add("a rendezvous: " + CommIdPolicy.why(v) + "; give --rendezvous file:PATH or tcp://HOST:PORT");
+            commIdUsable = commIdUsable && CommIdPolicy.commIdSafe(v);
+            if (!commIdUsable && share == null) {
+                missing.add("a way to share the NCCL unique id: " + (System.getenv("NCCL_COMM_ID") == null ? "NCCL_COMM_ID is not set"
+                        : CommIdPolicy.why(v)) + "; give --rendezvous file:PATH or tcp://HOST:PORT");
             }
+        }
+        if (!missing.isEmpty()) {
+            if (json) {
+                Map<String, Object> doc = new LinkedHashMap<>();
+                doc.put("launch", launch);
+                doc.put("missing", missing);
+                out.print(Json.write(doc));
+            } else {
+                out.println("nccl-doctor run " + c.name() + ": " + launchLine(launch));
+                out.println("cannot run here; missing:");
+                missing.forEach(m -> out.println("  - " + m));
+            }
+            out.flush();
+            return 1;
+        }
+        Measurement.Result result;
+        try (JnaBackend backend = backend(libs, launch, share, commIdUsable)) {
+            result = new Measurement(backend).run(plan);
+        } catch (Backend.Failure f) {
+            out.println("nccl-doctor run " + c.name() + ": " + launchLine(launch));
+            out.println("FAILED: " + f.getMessage());
+            out.flush();
+            return 1;
         }
         if (json) {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("launch", launch);
-            doc.put("missing", missing);
-            doc.put("nativeLauncher", Fact.absent("not in this build; use --reference nccl-tests"));
+            doc.put("result", result);
             out.print(Json.write(doc));
         } else {
-            out.println("nccl-doctor run " + c.name() + ": " + launchLine(launch));
-            if (!missing.isEmpty()) {
-                out.println("cannot run here; missing:");
-                missing.forEach(m -> out.println("  - " + m));
-            } else {
-                out.println("every piece is here, but the native measurement loop is not in this build; measure with "
-                        + "--reference nccl-tests --nccl-tests-dir DIR");
-            }
+            out.print(nativeText(launch, result));
         }
         out.flush();
-        return missing.isEmpty() ? 3 : 1;
+        return result.failure().isValue() || !result.asNcclTestsOutput().failures().isEmpty() ? 1 : 0;
+    }
+
+    /** The local GPUs: -g of them, after those of lower local ranks; CUDA_VISIBLE_DEVICES applies as usual. */
+    private JnaBackend backend(Libraries libs, LaunchEnv launch, Rendezvous share, boolean commIdUsable) {
+        int[] devices = new int[gpus];
+        for (int i = 0; i < gpus; i++) {
+            devices[i] = launch.localRank() * gpus + i;
+        }
+        String libcuda = libs.cudaDriver().loaded().get().realPath();
+        String libnccl = libs.nccl().loaded().get().realPath();
+        if (!launch.multiProcess()) {
+            return JnaBackend.singleProcess(libcuda, libnccl, devices);
+        }
+        Duration limit = Duration.ofSeconds(timeoutSeconds);
+        return JnaBackend.multiProcess(libcuda, libnccl, devices, launch.worldSize() * gpus, launch.rank(), b -> {
+            if (commIdUsable) {
+                return b.uniqueId();
+            }
+            if (launch.rank() == 0) {
+                byte[] id = b.uniqueId();
+                share.publish(id, launch.jobKey(), launch.worldSize() - 1, limit);
+                return id;
+            }
+            Fact<byte[]> id = share.fetch(launch.jobKey(), limit);
+            if (!id.isValue()) {
+                throw new Backend.Failure(id.reason());
+            }
+            return id.get();
+        });
+    }
+
+    /** nccl-tests' size syntax: bytes, or K, M, G as powers of 1024. */
+    static long bytes(String size, String flag) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)([KMGkmg]?)").matcher(size);
+        if (!m.matches()) {
+            throw new InputException(flag + " " + size + ": give bytes as nccl-tests does, e.g. 8, 64K, 128M, 8G");
+        }
+        int shift = switch (m.group(2).toUpperCase(java.util.Locale.ROOT)) {
+            case "K" -> 10;
+            case "M" -> 20;
+            case "G" -> 30;
+            default -> 0;
+        };
+        return Long.parseLong(m.group(1)) << shift;
+    }
+
+    static String nativeText(LaunchEnv launch, Measurement.Result r) {
+        Measurement.Plan p = r.plan();
+        StringBuilder s = new StringBuilder("nccl-doctor run " + p.collective().name() + ": " + launchLine(launch) + "\n");
+        s.append("  NCCL ").append(r.ncclVersion()).append(", ").append(r.worldSize()).append(" ranks, counts conditioned ")
+                .append(p.conditioning() == Measurement.Conditioning.NCCL_TESTS ? "as nccl-tests does (16-byte chunks)"
+                        : "as given (no trimming, like a hand-sized tensor)")
+                .append(p.offsetBytes() > 0 ? ", base pointers offset by " + p.offsetBytes() + " bytes" : "").append('\n');
+        s.append(ParsedText.ncclTests(r.asNcclTestsOutput(), "this run"));
+        for (Measurement.SizeResult z : r.sizes()) {
+            if (!z.chunksAligned()) {
+                s.append(String.format(java.util.Locale.ROOT, "  misaligned: at %,d bytes each chunk is %,d bytes, not a multiple of 16 "
+                        + "(NCCL leaves its vectorised path)%n", z.row().sizeBytes(), z.chunkBytes()));
+            }
+        }
+        if (r.failure().isValue()) {
+            s.append("FAILED: ").append(r.failure().get()).append('\n');
+        }
+        return s.toString();
     }
 
     /** The log folder: a fresh temporary one, or the user's, which must be empty unless --force. */
@@ -220,6 +321,18 @@ final class RunCommand implements Callable<Integer> {
             missing.add(what + ": " + loaded.reason() + (lib.found() ? "" : " (searched " + searched + ")"));
         } else if (!loaded.get().version().isValue()) {
             missing.add(what + ": found at " + loaded.get().realPath() + " but it does not load: " + loaded.get().version().reason());
+        }
+    }
+
+    /** "nccl-tests" or "none". */
+    static final class ConditioningConverter implements picocli.CommandLine.ITypeConverter<Measurement.Conditioning> {
+        @Override
+        public Measurement.Conditioning convert(String value) {
+            return switch (value) {
+                case "nccl-tests" -> Measurement.Conditioning.NCCL_TESTS;
+                case "none" -> Measurement.Conditioning.NONE;
+                default -> throw new picocli.CommandLine.TypeConversionException("use nccl-tests or none, not '" + value + "'");
+            };
         }
     }
 

@@ -310,12 +310,11 @@ class CliTest {
     void runWithoutADriverListsEachMissingPieceOnItsOwnLine() {
         Run r = run("run", "--collective", "alltoall");
         assertThat(r.err()).isEmpty();
-        if (r.code() == 1) { // this VM: no driver, no NCCL
+        if (r.out().contains("cannot run here")) { // this VM: no driver, no NCCL
+            assertThat(r.code()).isEqualTo(1);
             assertThat(r.out()).contains("cannot run here; missing:").contains("  - the CUDA driver library libcuda.so.1: ");
-            assertThat(r.out().lines().filter(l -> l.startsWith("  - "))).isNotEmpty();
-        } else { // a GPU node with every piece
-            assertThat(r.code()).isEqualTo(3);
-            assertThat(r.out()).contains("the native measurement loop is not in this build");
+        } else { // a GPU node with every piece: the sweep ran
+            assertThat(r.out()).contains("counts conditioned as nccl-tests does");
         }
     }
 

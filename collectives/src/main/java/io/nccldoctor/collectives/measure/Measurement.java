@@ -35,9 +35,12 @@ public final class Measurement {
                        int warmup, int iters, boolean check, Conditioning conditioning, long offsetBytes, Duration timeout) {
 
         public Plan {
-            if (minBytes < 0 || maxBytes < minBytes || stepFactor < 2 || warmup < 0 || iters < 1 || offsetBytes < 0) {
-                throw new InputException("sizes from " + minBytes + " to " + maxBytes + " by x" + stepFactor + ", " + warmup + " warm-up and "
-                        + iters + " timed iterations, offset " + offsetBytes + ": the sizes must grow (factor 2 or more) and the counts be positive");
+            if (minBytes < 0 || maxBytes < minBytes) {
+                throw new InputException("-b " + minBytes + " -e " + maxBytes + ": the largest size must be at least the smallest");
+            }
+            if (stepFactor < 2 || warmup < 0 || iters < 1 || offsetBytes < 0) {
+                throw new InputException("-f " + stepFactor + " -w " + warmup + " -n " + iters + " --offset-bytes " + offsetBytes
+                        + ": the factor must be 2 or more, -n at least 1, -w and the offset not negative");
             }
         }
 
