@@ -144,7 +144,6 @@ final class RunCommand implements Callable<Integer> {
         }
         LaunchEnv launch = LaunchEnv.from(System.getenv());
         Rendezvous share = rendezvous == null ? null : Rendezvous.parse(rendezvous);
-        PrintWriter out = spec.commandLine().getOut();
         if (reference != null) {
             if (!reference.equals("nccl-tests")) {
                 throw new InputException("--reference " + reference + ": the only reference tool is nccl-tests");
@@ -156,16 +155,7 @@ final class RunCommand implements Callable<Integer> {
                     check, Duration.ofSeconds(timeoutSeconds));
             ReferenceRunner.binary(ncclTestsDir, c); // a missing binary is reported before any folder is made
             ReferenceRun r = new ReferenceRunner(System.getenv()).run(ncclTestsDir, plan, logFolder());
-            if (json) {
-                Map<String, Object> doc = new LinkedHashMap<>();
-                doc.put("launch", launch);
-                doc.put("reference", r);
-                out.print(Json.write(doc));
-            } else {
-                out.print(referenceText(launch, r));
-            }
-            out.flush();
-            return r.failed() ? 1 : 0;
+            return report(launch, "reference", r, () -> referenceText(launch, r), r.failed());
         }
         Measurement.Plan plan = new Measurement.Plan(c, type, op, root, bytes(minBytes, "-b"), bytes(maxBytes, "-e"), stepFactor, warmup,
                 iters, check > 0, conditioning, offsetBytes, Duration.ofSeconds(timeoutSeconds));
@@ -182,38 +172,34 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         if (!missing.isEmpty()) {
-            if (json) {
-                Map<String, Object> doc = new LinkedHashMap<>();
-                doc.put("launch", launch);
-                doc.put("missing", missing);
-                out.print(Json.write(doc));
-            } else {
-                out.println("nccl-doctor run " + c.name() + ": " + launchLine(launch));
-                out.println("cannot run here; missing:");
-                missing.forEach(m -> out.println("  - " + m));
-            }
-            out.flush();
-            return 1;
+            return report(launch, "missing", missing, () -> "nccl-doctor run " + c.name() + ": " + launchLine(launch)
+                    + "\ncannot run here; missing:\n" + String.join("", missing.stream().map(m -> "  - " + m + "\n").toList()), true);
         }
         Measurement.Result result;
         try (JnaBackend backend = backend(libs, launch, share, commIdUsable)) {
             result = new Measurement(backend).run(plan);
         } catch (Backend.Failure f) {
-            out.println("nccl-doctor run " + c.name() + ": " + launchLine(launch));
-            out.println("FAILED: " + f.getMessage());
-            out.flush();
-            return 1;
+            return report(launch, "failure", f.getMessage(), () -> "nccl-doctor run " + c.name() + ": " + launchLine(launch)
+                    + "\nFAILED: " + f.getMessage() + "\n", true);
         }
+        Measurement.Result done = result;
+        return report(launch, "result", result, () -> nativeText(launch, done),
+                result.failure().isValue() || !result.asNcclTestsOutput().failures().isEmpty());
+    }
+
+    /** Prints the launch and one result, as JSON or text; the exit code is 1 when it failed. */
+    private int report(LaunchEnv launch, String key, Object value, java.util.function.Supplier<String> text, boolean failed) {
+        PrintWriter out = spec.commandLine().getOut();
         if (json) {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("launch", launch);
-            doc.put("result", result);
+            doc.put(key, value);
             out.print(Json.write(doc));
         } else {
-            out.print(nativeText(launch, result));
+            out.print(text.get());
         }
         out.flush();
-        return result.failure().isValue() || !result.asNcclTestsOutput().failures().isEmpty() ? 1 : 0;
+        return failed ? 1 : 0;
     }
 
     /** The local GPUs: -g of them, after those of lower local ranks; CUDA_VISIBLE_DEVICES applies as usual. */
