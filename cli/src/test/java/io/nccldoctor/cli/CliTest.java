@@ -330,6 +330,12 @@ class CliTest {
         assertThat(ok.code()).isZero();
         assertThat(ok.out()).contains("command: " + fake + " -b 8 -e 16G -f 2 -g 1 -d float -w 5 -n 20 -c 1 -o sum")
                 .contains("peak bus bandwidth: 89.24 GB/s");
+        Run json = run("run", "--reference", "nccl-tests", "--nccl-tests-dir", bin.toString(), "--log-dir", tmp.resolve("logs-json").toString(),
+                "--json");
+        assertThat(json.code()).isZero();
+        JsonNode doc = Json.mapper().readTree(json.out());
+        assertThat(doc.path("launch").path("worldSize").asInt()).isEqualTo(1);
+        assertThat(doc.path("reference").path("output").path("value").path("avgBusBwGBps").path("value").asDouble()).isEqualTo(33.4128);
         Files.writeString(fake, "#!/bin/sh\ncat '" + Path.of(collectivesFixture("nccl-tests-gh200-16rank-corrupted-wrong.txt")).toAbsolutePath() + "'\n");
         Files.writeString(tmp.resolve("logs/keep.txt"), "mine");
         Run refused = run("run", "--reference", "nccl-tests", "--nccl-tests-dir", bin.toString(), "--log-dir", tmp.resolve("logs").toString());

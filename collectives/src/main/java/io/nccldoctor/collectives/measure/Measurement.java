@@ -1,5 +1,7 @@
 package io.nccldoctor.collectives.measure;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.nccldoctor.collectives.coll.Collective;
 import io.nccldoctor.collectives.coll.DataType;
 import io.nccldoctor.collectives.coll.Sizing;
@@ -31,8 +33,9 @@ public final class Measurement {
      * @param offsetBytes added to every base pointer, to misalign the buffers on purpose
      * @param timeout     for each synchronise; past it the communicators are aborted and the run ends as a hang
      */
-    public record Plan(Collective collective, DataType type, String op, int root, long minBytes, long maxBytes, int stepFactor,
-                       int warmup, int iters, boolean check, Conditioning conditioning, long offsetBytes, Duration timeout) {
+    public record Plan(@JsonIgnore Collective collective, DataType type, String op, int root, long minBytes, long maxBytes,
+                       int stepFactor, int warmup, int iters, boolean check, Conditioning conditioning, long offsetBytes,
+                       @JsonIgnore Duration timeout) {
 
         public Plan {
             if (minBytes < 0 || maxBytes < minBytes) {
@@ -44,6 +47,17 @@ public final class Measurement {
             }
         }
 
+        @JsonProperty("collective")
+        public String collectiveName() {
+            return collective.name();
+        }
+
+        @JsonProperty("timeoutSeconds")
+        public long timeoutSeconds() {
+            return timeout.toSeconds();
+        }
+
+        @JsonIgnore
         public List<Long> sizes() {
             List<Long> s = new ArrayList<>();
             for (long size = minBytes; size <= maxBytes; size = size == 0 ? 1 : size * stepFactor) {
@@ -66,6 +80,7 @@ public final class Measurement {
     public record Result(String ncclVersion, int worldSize, Plan plan, List<SizeResult> sizes, Fact<String> failure) {
 
         /** The same model as a parsed nccl-tests run, for the shared table and failure rules. */
+        @JsonIgnore
         public NcclTestsOutput asNcclTestsOutput() {
             double avg = sizes.stream().mapToDouble(s -> s.row().outOfPlace().busBwGBps()).average().orElse(Double.NaN);
             return new NcclTestsOutput(Fact.absent("measured by nccl-doctor, not nccl-tests"), Fact.absent("not applicable"),

@@ -118,4 +118,16 @@ class MeasurementTest {
         assertThat(Pattern.matches(DataType.INT8, Pattern.element(DataType.INT8, 300), 0, 300)).isTrue(); // wraps as NCCL does
         assertThat(Pattern.matches(DataType.INT32, Pattern.element(DataType.INT32, 3), 0, 4)).isFalse();
     }
+
+    @Test
+    void theResultIsJsonWithTheDocumentedNames() throws Exception {
+        Measurement.Result r = new Measurement(new FakeBackend(2)).run(plan("alltoall", DataType.FLOAT32, "sum", 1024, 2048, true,
+                Measurement.Conditioning.NONE, 0));
+        com.fasterxml.jackson.databind.JsonNode n = io.nccldoctor.core.Json.mapper().readTree(io.nccldoctor.core.Json.write(r));
+        assertThat(n.path("plan").path("collective").asText()).isEqualTo("alltoall");
+        assertThat(n.path("plan").path("conditioning").asText()).isEqualTo("NONE");
+        assertThat(n.path("plan").path("timeoutSeconds").asLong()).isEqualTo(5);
+        assertThat(n.path("sizes").get(0).path("row").path("outOfPlace").path("busBwGBps").isNumber()).isTrue();
+        assertThat(n.path("sizes").get(0).path("chunkBytes").asLong()).isEqualTo(512);
+    }
 }
