@@ -3,8 +3,10 @@ package io.nccldoctor.collectives.parse;
 import io.nccldoctor.core.InputException;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -81,35 +83,111 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
      * Streams a file in 4 MiB blocks. Each block is viewed as one Latin-1 string (a plain copy), and the work is
      * driven by String.indexOf, which the JIT vectorises: from one "NCCL " to the next, and newline to newline for
      * the line count. Only the lines this parser reads become strings of their own (decoded as UTF-8). A
-     * multi-gigabyte log never sits in memory.
+     * multi-gigabyte log never sits in memory. A large file is cut at line starts into one range per core (at most
+     * 4), read in parallel, and the results joined in file order: the same answer as one pass.
      */
     public static NcclLog parse(Path file) {
-        try (InputStream in = Files.newInputStream(file)) {
-            Builder b = new Builder(true);
-            byte[] buf = new byte[4 << 20];
-            int carry = 0;
-            while (true) {
-                int n = in.read(buf, carry, buf.length - carry);
-                int end = carry + Math.max(n, 0);
-                int last = end;
-                if (n >= 0) {
-                    while (last > 0 && buf[last - 1] != '\n') {
-                        last--;
-                    }
-                    if (last == 0 && end == buf.length) {
-                        last = end; // a line longer than the buffer: judged by its first 4 MiB
-                    }
-                }
-                b.acceptBlock(new String(buf, 0, last, StandardCharsets.ISO_8859_1));
-                if (n < 0) {
-                    break;
-                }
-                carry = end - last;
-                System.arraycopy(buf, last, buf, 0, carry);
+        return parse(file, Math.min(4, Runtime.getRuntime().availableProcessors()), 64L << 20);
+    }
+
+    /** @param minRangeBytes below this many bytes per range, fewer ranges are used */
+    static NcclLog parse(Path file, int threads, long minRangeBytes) {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = ch.size();
+            int parts = (int) Math.max(1, Math.min(threads, size / Math.max(1, minRangeBytes)));
+            long[] starts = new long[parts + 1];
+            starts[parts] = size;
+            for (int k = 1; k < parts; k++) {
+                starts[k] = Math.max(starts[k - 1], lineStartAfter(ch, size * k / parts));
             }
-            return b.finish(file.toString());
+            Builder[] builders = new Builder[parts];
+            if (parts == 1) {
+                builders[0] = range(ch, 0, size);
+            } else {
+                IOException[] failed = new IOException[1];
+                Thread[] workers = new Thread[parts];
+                for (int k = 0; k < parts; k++) {
+                    int part = k;
+                    workers[k] = new Thread(() -> {
+                        try {
+                            builders[part] = range(ch, starts[part], starts[part + 1]);
+                        } catch (IOException e) {
+                            failed[0] = e;
+                        }
+                    }, "nccl-log-" + k);
+                    workers[k].start();
+                }
+                for (Thread w : workers) {
+                    w.join();
+                }
+                if (failed[0] != null) {
+                    throw failed[0];
+                }
+            }
+            for (int k = 1; k < parts; k++) {
+                builders[0].absorb(builders[k]);
+            }
+            return builders[0].finish(file.toString());
         } catch (IOException e) {
             throw new InputException(file + ": cannot read (" + e.getMessage() + ")", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InputException(file + ": interrupted while reading", e);
+        }
+    }
+
+    /** The first line start at or after {@code p}: just past the first newline at or after p - 1. */
+    private static long lineStartAfter(FileChannel ch, long p) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(64 << 10);
+        for (long at = p - 1; ; at += b.limit()) {
+            b.clear();
+            int n = ch.read(b, at);
+            if (n <= 0) {
+                return ch.size();
+            }
+            for (int i = 0; i < n; i++) {
+                if (b.get(i) == '\n') {
+                    return at + i + 1;
+                }
+            }
+            b.limit(n);
+        }
+    }
+
+    /** One range [from, to) of a file, which starts and ends at line boundaries (or the file's ends). */
+    private static Builder range(FileChannel ch, long from, long to) throws IOException {
+        Builder b = new Builder(true);
+        byte[] buf = new byte[4 << 20];
+        ByteBuffer view = ByteBuffer.wrap(buf);
+        long pos = from;
+        int carry = 0;
+        while (true) {
+            int n = -1;
+            if (pos < to) {
+                view.clear().position(carry).limit((int) Math.min(buf.length, carry + (to - pos)));
+                n = ch.read(view, pos);
+                if (n <= 0) {
+                    n = -1;
+                } else {
+                    pos += n;
+                }
+            }
+            int end = carry + Math.max(n, 0);
+            int last = end;
+            if (n >= 0) {
+                while (last > 0 && buf[last - 1] != '\n') {
+                    last--;
+                }
+                if (last == 0 && end == buf.length) {
+                    last = end; // a line longer than the buffer: judged by its first 4 MiB
+                }
+            }
+            b.acceptBlock(new String(buf, 0, last, StandardCharsets.ISO_8859_1));
+            if (n < 0) {
+                return b;
+            }
+            carry = end - last;
+            System.arraycopy(buf, last, buf, 0, carry);
         }
     }
 
@@ -262,6 +340,31 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
                     algorithms.merge(m.group(1) + "/" + m.group(2), 1L, Long::sum);
                 }
             }
+        }
+
+        /** Adds what a later range of the same file found, keeping file order and the limits on examples. */
+        void absorb(Builder o) {
+            lines += o.lines;
+            ncclLines += o.ncclLines;
+            versions.addAll(o.versions);
+            o.networks.stream().filter(n -> !networks.contains(n)).forEach(n -> {
+                if (networks.size() < KEEP) {
+                    networks.add(n);
+                }
+            });
+            o.transports.forEach((k, v) -> transports.merge(k, v, Long::sum));
+            for (GdrLine g : o.gdr) {
+                if (gdrSeen.add((g.enabled() ? "Enabled" : "Disabled") + g.gpu() + "/" + g.hca()) && gdr.size() < 64) {
+                    gdr.add(g);
+                }
+            }
+            gdrSeen.addAll(o.gdrSeen);
+            o.comms.forEach((k, v) -> comms.merge(k, v, Long::sum));
+            o.algorithms.forEach((k, v) -> algorithms.merge(k, v, Long::sum));
+            warnings += o.warnings;
+            firstWarnings.addAll(o.firstWarnings.subList(0, Math.min(o.firstWarnings.size(), KEEP - firstWarnings.size())));
+            ibErrors.addAll(o.ibErrors.subList(0, Math.min(o.ibErrors.size(), KEEP - ibErrors.size())));
+            watchdog.addAll(o.watchdog.subList(0, Math.min(o.watchdog.size(), KEEP - watchdog.size())));
         }
 
         NcclLog build() {

@@ -109,4 +109,36 @@ class NcclLogTest {
         Files.writeString(file, "starting\nall good\n");
         assertThatThrownBy(() -> NcclLog.parse(file)).isInstanceOf(InputException.class).hasMessageContaining("app.log");
     }
+
+    @Test
+    void aFileReadInParallelRangesGivesTheSameAnswerAsOnePass(@TempDir Path dir) throws IOException {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < 6000; i++) {
+            String p = "n" + (i % 7) + ":" + (100 + i % 13) + ":" + (200 + i % 5) + " [" + (i % 8) + "] ";
+            text.append(p).append("NCCL INFO AllReduce: opCount ").append(Integer.toHexString(i)).append(" sendbuff 0x7f count 1024\n");
+            switch (i % 50) {
+                case 0 -> text.append(p).append("NCCL INFO NCCL version 2.").append(18 + i % 9).append(".3+cuda12.2\n");
+                case 1 -> text.append(p).append("NCCL INFO NET/IB : Using [0]mlx5_").append(i % 17).append(":1/RoCE [RO]; OOB eth0\n");
+                case 2 -> text.append(p).append("NCCL INFO Channel ").append(i % 32).append("/0 : 0[0] -> 1[1] via P2P/IPC/read\n");
+                case 3 -> text.append(p).append("NCCL INFO GPU Direct RDMA Disabled for GPU ").append(i / 50 % 70).append(" / HCA 0 (distance 8 > 5)\n");
+                case 4 -> text.append(p).append("transport/net_ib.cc:1 NCCL WARN NET/IB : Got completion from peer 10.0.0.")
+                        .append(i % 9).append("<1> with status=12 opcode=0 len=0 vendor err 129 (Recv)\n");
+                case 5 -> text.append(p).append("NCCL INFO comm 0x1 rank 0 nranks ").append(2 + i % 3).append(" cudaDev 0 - Init COMPLETE\n");
+                case 6 -> text.append(p).append("NCCL INFO AllReduce: 4 Bytes -> Algo ").append(i % 2 == 0 ? "RING" : "TREE")
+                        .append(" proto SIMPLE channel{Lo..Hi}={0..0}\n");
+                case 7 -> text.append("[rank").append(i).append("]: [Rank ").append(i)
+                        .append("] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE)\n");
+                default -> text.append("application line ").append(i).append("\n");
+            }
+        }
+        Path file = dir.resolve("big.log");
+        Files.writeString(file, text.toString());
+        NcclLog one = NcclLog.parse(file, 1, 1);
+        assertThat(one.lines()).isEqualTo(text.toString().lines().count());
+        assertThat(one.firstWarnings()).hasSize(NcclLog.KEEP);
+        assertThat(one.gdr()).hasSize(64);
+        for (int threads : new int[] {2, 3, 4}) {
+            assertThat(NcclLog.parse(file, threads, 1)).as("%d ranges", threads).isEqualTo(one);
+        }
+    }
 }
