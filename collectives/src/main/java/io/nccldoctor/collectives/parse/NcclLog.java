@@ -227,32 +227,39 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
         /** Whole lines of a file, as one Latin-1 string. */
         void acceptBlock(String block) {
             int len = block.length();
-            int newlines = 0;
-            for (int i = block.indexOf('\n'); i >= 0; i = block.indexOf('\n', i + 1)) {
-                newlines++;
-            }
-            lines += newlines + (len > 0 && block.charAt(len - 1) != '\n' ? 1 : 0);
+            int counted = 0; // newlines before this index are counted
             for (int at = block.indexOf("NCCL ", 0); at >= 0; at = block.indexOf("NCCL ", at + 5)) {
                 int start = block.lastIndexOf('\n', at) + 1;
                 int end = block.indexOf('\n', at);
                 end = end < 0 ? len : end;
+                lines += newlines(block, counted, start);
+                counted = Math.min(end + 1, len);
                 int colon = block.indexOf(':', at + 10);
                 if (block.startsWith("NCCL INFO ", at) && colon > 0 && colon < end && block.startsWith(": opCount", colon)) {
                     ncclLines++; // a per-operation line: the bulk of a COLL log, nothing in it for this parser
+                    lines++;
                 } else {
-                    lines--; // counted above; accept() counts it again
-                    accept(block.substring(start, end));
+                    accept(block.substring(start, end)); // counts its line
                 }
                 at = end - 4;
             }
+            lines += newlines(block, counted, len) + (len > counted && block.charAt(len - 1) != '\n' ? 1 : 0);
             for (int w = block.indexOf("Watchdog caught"); w >= 0; w = block.indexOf("Watchdog caught", w + 15)) {
                 int start = block.lastIndexOf('\n', w) + 1;
                 int end = block.indexOf('\n', w);
                 if (block.indexOf("NCCL ", start) < 0 || block.indexOf("NCCL ", start) > w) {
-                    lines--;
+                    lines--; // counted above; accept() counts it again
                     accept(block.substring(start, end < 0 ? len : end));
                 }
             }
+        }
+
+        private static int newlines(String block, int from, int to) {
+            int n = 0;
+            for (int i = block.indexOf('\n', from); i >= 0 && i < to; i = block.indexOf('\n', i + 1)) {
+                n++;
+            }
+            return n;
         }
 
         NcclLog finish(String source) {
