@@ -82,7 +82,10 @@ public final class Measurement {
         /** The same model as a parsed nccl-tests run, for the shared table and failure rules. */
         @JsonIgnore
         public NcclTestsOutput asNcclTestsOutput() {
-            double avg = sizes.stream().mapToDouble(s -> s.row().outOfPlace().busBwGBps()).average().orElse(Double.NaN);
+            // nccl-tests averages busbw over every timed call: all sizes, out-of-place and in-place (§2.2)
+            double avg = sizes.stream().flatMapToDouble(s -> java.util.stream.DoubleStream.of(s.row().outOfPlace().busBwGBps(),
+                    s.row().inPlace().map(NcclTestsOutput.Placement::busBwGBps).orElse(s.row().outOfPlace().busBwGBps())))
+                    .average().orElse(Double.NaN);
             return new NcclTestsOutput(Fact.absent("measured by nccl-doctor, not nccl-tests"), Fact.absent("not applicable"),
                     Fact.of(ncclVersion), Fact.of(plan.collective().name()), List.of(), false, sizes.stream().map(SizeResult::row).toList(),
                     Fact.absent("no out-of-bounds check"), Fact.absent("no out-of-bounds check"),

@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
 /**
  * The file nccl-tests (v2.17.3+) writes with {@code -J FILE.json} / {@code --output_file}, read into the same
  * {@link NcclTestsOutput} as the text output. Its writer (src/util.cu) prints one line without whitespace:
- * {@code version} (file format 1 or 2), {@code start_time}, {@code args}, {@code env}, {@code nccl_version} (the
+ * {@code version} (file format 1, 2 or 3; format 3 moves {@code devices} to the top level), {@code start_time}, {@code args}, {@code env}, {@code nccl_version} (the
  * library code, e.g. 22703), {@code config} with {@code devices}, {@code results} (one object per size with
  * {@code size count type redop root}, {@code out_of_place} and {@code in_place} each holding
  * {@code time|cpu_time alg_bw bus_bw nwrong}), {@code out_of_bounds {count okay}},
@@ -79,7 +79,8 @@ public final class NcclTestsJson {
                 : hasVersion ? Fact.of(NativeCalls.ncclVersion(version.asInt()))
                 : Fact.error("unreadable 'nccl_version' " + version);
         Fact<String> test = test(root.get("args"));
-        List<String> devices = hasConfig ? devices(config.get("devices")) : List.of();
+        // formats 1 and 2 list the devices inside config; format 3 (nccl-internals §2.2) at the top level
+        List<String> devices = devices(hasConfig && config.has("devices") ? config.get("devices") : root.get("devices"));
 
         List<NcclTestsOutput.Row> rows = new ArrayList<>();
         List<String> skipped = new ArrayList<>();

@@ -35,6 +35,12 @@ class AgreesWithPublishedRunsTest {
         Collective c = Collective.parse(collective);
         assertThat(out.devices()).hasSize(ranks);
         assertThat(out.rows()).isNotEmpty();
+        if (out.avgBusBwGBps().isValue()) {
+            // the footer is the mean busbw over every timed call: all sizes, both placements (nccl-internals §2.2)
+            double mean = out.rows().stream().mapToDouble(r -> r.outOfPlace().busBwGBps() + r.inPlace().get().busBwGBps()).sum()
+                    / (2.0 * out.rows().size());
+            assertThat(mean).as("%s average", fixture).isCloseTo(out.avgBusBwGBps().get(), org.assertj.core.data.Offset.offset(0.01));
+        }
         for (NcclTestsOutput.Row row : out.rows()) {
             int elt = DataType.parse(row.type()).size();
             Sizing s = trimmed ? c.sizing(row.sizeBytes() / elt, elt, ranks) : c.sizingUntrimmed(row.sizeBytes() / elt, elt, ranks);

@@ -38,6 +38,9 @@ class MeasurementTest {
         assertThat(fake.launches).isEqualTo(7 * 2 * (2 + 3 + 1) * 4);
         assertThat(fake.allocs).isEqualTo(8);
         assertThat(r.asNcclTestsOutput().failures()).isEmpty();
+        double mean = r.sizes().stream().mapToDouble(s -> s.row().outOfPlace().busBwGBps() + s.row().inPlace().get().busBwGBps())
+                .sum() / 14;
+        assertThat(r.asNcclTestsOutput().avgBusBwGBps().get()).isCloseTo(mean, within(1e-9));
     }
 
     @ParameterizedTest

@@ -159,4 +159,14 @@ class NcclTestsJsonTest {
         assertThat(NcclTestsJson.looksLikeJson("")).isFalse();
         assertThat(NcclTestsJson.looksLikeJson("[{}]")).isFalse();
     }
+
+    @Test
+    void formatThreeListsDevicesAtTheTopLevel() {
+        String json = "{\"version\":3,\"nccl_version\":23007,\"config\":{\"nthreads\":1},\"devices\":["
+                + "{\"rank\":0,\"group\":0,\"pid\":11,\"hostname\":\"n1\",\"device\":0,\"device_hex\":\"0000:18:00\","
+                + "\"device_info\":\"NVIDIA H200\"}],\"results\":[]}";
+        NcclTestsOutput out = NcclTestsJson.parse(json, "v3.json");
+        assertThat(out.devices()).containsExactly("Rank  0 Group  0 Pid     11 on         n1 device  0 [0000:18:00] NVIDIA H200");
+        assertThat(out.ncclLibrary().get()).isEqualTo("2.30.7");
+    }
 }
