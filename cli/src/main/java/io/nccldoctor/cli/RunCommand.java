@@ -10,6 +10,7 @@ import io.nccldoctor.collectives.launch.Rendezvous;
 import io.nccldoctor.collectives.measure.Backend;
 import io.nccldoctor.collectives.measure.JnaBackend;
 import io.nccldoctor.collectives.measure.Measurement;
+import io.nccldoctor.collectives.measure.NcclTestsFormat;
 import io.nccldoctor.collectives.reference.ReferenceRun;
 import io.nccldoctor.collectives.reference.ReferenceRunner;
 import io.nccldoctor.core.Fact;
@@ -246,22 +247,23 @@ final class RunCommand implements Callable<Integer> {
         return Long.parseLong(m.group(1)) << shift;
     }
 
+    /** The nccl-tests table, with our own lines as '#' comments so that scripts reading nccl-tests output skip them. */
     static String nativeText(LaunchEnv launch, Measurement.Result r) {
         Measurement.Plan p = r.plan();
-        StringBuilder s = new StringBuilder("nccl-doctor run " + p.collective().name() + ": " + launchLine(launch) + "\n");
-        s.append("  NCCL ").append(r.ncclVersion()).append(", ").append(r.worldSize()).append(" ranks, counts conditioned ")
-                .append(p.conditioning() == Measurement.Conditioning.NCCL_TESTS ? "as nccl-tests does (16-byte chunks)"
-                        : "as given (no trimming, like a hand-sized tensor)")
+        StringBuilder s = new StringBuilder("# nccl-doctor run " + p.collective().name() + ": " + launchLine(launch) + "\n");
+        s.append("# counts conditioned ").append(p.conditioning() == Measurement.Conditioning.NCCL_TESTS
+                        ? "as nccl-tests does (16-byte chunks)" : "as given (no trimming, like a hand-sized tensor)")
                 .append(p.offsetBytes() > 0 ? ", base pointers offset by " + p.offsetBytes() + " bytes" : "").append('\n');
-        s.append(ParsedText.ncclTests(r.asNcclTestsOutput(), "this run"));
+        s.append(NcclTestsFormat.render(r));
         for (Measurement.SizeResult z : r.sizes()) {
             if (!z.chunksAligned()) {
-                s.append(String.format(java.util.Locale.ROOT, "  misaligned: at %,d bytes each chunk is %,d bytes, not a multiple of 16 "
-                        + "(NCCL leaves its vectorised path)%n", z.row().sizeBytes(), z.chunkBytes()));
+                s.append(String.format(java.util.Locale.ROOT, "# misaligned: at %,d bytes each chunk is %,d bytes or starts off a 16-byte "
+                        + "boundary (NCCL leaves its vectorised path)%n", z.row().sizeBytes(), z.chunkBytes()));
             }
         }
+        r.asNcclTestsOutput().failures().forEach(f -> s.append("# FAILED: ").append(f).append('\n'));
         if (r.failure().isValue()) {
-            s.append("FAILED: ").append(r.failure().get()).append('\n');
+            s.append("# FAILED: ").append(r.failure().get()).append('\n');
         }
         return s.toString();
     }
