@@ -35,6 +35,7 @@ import picocli.CommandLine.Model.CommandSpec;
             "  nccl-doctor gdr",
             "  NCCL_NET_GDR_LEVEL=PHB nccl-doctor gdr --nccl-version 2.27.5",
             "  nccl-doctor gdr --active                     try the registrations for real",
+            "  nccl-doctor gdr --active --perftest-peer n2  NIC-read and NIC-write bandwidth per GPU-HCA pair",
             "  nccl-doctor gdr --from node17-capture --json",
             "",
             "Exit codes: 0 no error-level finding, 1 an error-level finding, 2 bad usage or input, 3 the tool failed."})
@@ -50,6 +51,24 @@ final class GdrCommand implements Callable<Integer> {
             + "client) and run NCCL's DMA-BUF probe; allocates 2 MiB per GPU.")
     boolean active;
 
+    @Option(names = "--perftest-peer", paramLabel = "HOST",
+            description = "With --active: measure each GPU-HCA pair in both directions against HOST, which serves "
+                    + "`ib_write_bw -d HCA -p PORT` and `ib_read_bw -d HCA -p PORT+1` in loops (ib_write_bw makes this NIC read "
+                    + "GPU memory, ib_read_bw makes it write GPU memory).")
+    String perftestPeer;
+
+    @Option(names = "--perftest-port", defaultValue = "18515", paramLabel = "PORT", description = "ib_write_bw's port; ib_read_bw uses PORT+1. Default: ${DEFAULT-VALUE}.")
+    int perftestPort;
+
+    @Option(names = "--perftest-bin", defaultValue = "", paramLabel = "DIR", description = "Folder of ib_write_bw and ib_read_bw (default: PATH).")
+    String perftestBin;
+
+    @Option(names = "--perftest-dmabuf", description = "Register GPU memory as a DMA-BUF (--use_cuda_dmabuf) instead of through the peer-memory client.")
+    boolean perftestDmabuf;
+
+    @Option(names = "--perftest-timeout", defaultValue = "60", paramLabel = "SECONDS", description = "Per run; a run past it counts as failed. Default: ${DEFAULT-VALUE}.")
+    long perftestTimeout;
+
     @Option(names = "--nccl-version", paramLabel = "X.Y.Z",
             description = "Predict for this NCCL version (default: the NCCL this node loads, else the newest known).")
     String ncclVersion;
@@ -60,8 +79,19 @@ final class GdrCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         List<io.nccldoctor.core.Probe<?>> probes = new ArrayList<>(Probes.withGpus());
+        if (perftestPeer != null && !active) {
+            throw new io.nccldoctor.core.InputException("--perftest-peer runs traffic: give --active with it");
+        }
         if (active) {
             probes.add(new RegistrationProbe());
+            if (perftestPeer != null) {
+                if (perftestPort < 1 || perftestPort > 65534 || perftestTimeout < 1) {
+                    throw new io.nccldoctor.core.InputException("--perftest-port " + perftestPort + " --perftest-timeout " + perftestTimeout
+                            + ": the port must be 1 to 65534 (PORT+1 is used too) and the timeout at least 1 s");
+                }
+                probes.add(new io.nccldoctor.gdr.PerftestMatrixProbe(perftestPeer, perftestBin, perftestPort, perftestDmabuf,
+                        java.time.Duration.ofSeconds(perftestTimeout)));
+            }
         }
         Snapshot s = Snapshots.take(hostOptions.host(), probes, spec.commandLine().getParseResult().originalArgs(),
                 VersionInfo.toolVersion(), Clock.systemUTC());

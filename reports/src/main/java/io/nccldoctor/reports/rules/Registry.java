@@ -29,7 +29,8 @@ public final class Registry {
                 RoceConfig.mtu(),
                 new ArpFlux(),
                 new FirmwareMixed(),
-                new RegistrationFailed());
+                new RegistrationFailed(),
+                new GdrReadAsymmetry());
     }
 
     /** The topology rules that bear on GPUDirect RDMA, which `gdr` shows with its own. */
