@@ -28,7 +28,7 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "output, streamed: versions, network, transports, GDR decisions decoded per version, warnings, IB "
                 + "completion errors, watchdog timeouts)."},
         footer = {"", "Exit codes: 0 when the text parsed and records no failure; 1 when it records one (nccl-tests: wrong "
-                + "elements or 'Out of bounds values : N FAILED'; nccl-log: IB completion errors or watchdog timeouts; "
+                + "elements, 'Out of bounds values : N FAILED', or an average below NCCL_TESTS_MIN_BW; nccl-log: IB completion errors or watchdog timeouts; "
                 + "perftest: errors); 2 when it is not the format named.",
             "", "Examples:", "  nccl-doctor parse nvidia-smi-topo topo.txt --json", "  nccl-doctor parse perftest ib_write_bw.log",
             "  nccl-doctor parse nccl-tests all_reduce_perf.out", "  nccl-doctor parse nccl-log nccl.%h.%p.log --json"})

@@ -89,7 +89,8 @@ public final class Measurement {
             return new NcclTestsOutput(Fact.absent("measured by nccl-doctor, not nccl-tests"), Fact.absent("not applicable"),
                     Fact.of(ncclVersion), Fact.of(plan.collective().name()), List.of(), false, sizes.stream().map(SizeResult::row).toList(),
                     Fact.absent("no out-of-bounds check"), Fact.absent("no out-of-bounds check"),
-                    sizes.isEmpty() ? Fact.absent("no size completed") : Fact.of(avg), 0, List.of());
+                    sizes.isEmpty() ? Fact.absent("no size completed") : Fact.of(avg), Fact.absent("no minimum bandwidth set"), 0,
+                    List.of());
         }
     }
 

@@ -103,7 +103,11 @@ public final class NcclTestsJson {
         JsonNode avgNode = root.path("average_bus_bandwidth").get("bandwidth");
         Fact<Double> avg = avgNode == null ? Fact.absent("no 'average_bus_bandwidth'" + noFooter)
                 : number(avgNode).map(Fact::of).orElse(Fact.error("unreadable average " + avgNode));
-        return new NcclTestsOutput(testsVersion, headers, library, test, devices, false, rows, oob, oobOk, avg, 0, skipped);
+        JsonNode avgOkNode = root.path("average_bus_bandwidth").get("okay");
+        Fact<Boolean> avgOk = avgOkNode != null && avgOkNode.asText().equals("unchecked")
+                ? Fact.absent("NCCL_TESTS_MIN_BW was not set (okay: unchecked)")
+                : bool(avgOkNode, "no 'average_bus_bandwidth' okay" + noFooter);
+        return new NcclTestsOutput(testsVersion, headers, library, test, devices, false, rows, oob, oobOk, avg, avgOk, 0, skipped);
     }
 
     private static JsonNode read(String json, String source) {

@@ -17,10 +17,13 @@ import java.util.regex.Pattern;
  * lines, and the footer.
  *
  * @param errorColumn true for the old layout, whose last cell per placement is a maximum error, not a count
+ * @param avgBusBwOk  the OK / FAILED nccl-tests adds to the average when NCCL_TESTS_MIN_BW is set (FAILED: below
+ *                    0.9 × that minimum); absent otherwise
  */
 public record NcclTestsOutput(Fact<String> testsVersion, Fact<String> ncclHeaders, Fact<String> ncclLibrary,
                               Fact<String> test, List<String> devices, boolean errorColumn, List<Row> rows,
-                              Fact<Long> outOfBounds, Fact<Boolean> outOfBoundsOk, Fact<Double> avgBusBwGBps, int ncclInfoLines,
+                              Fact<Long> outOfBounds, Fact<Boolean> outOfBoundsOk, Fact<Double> avgBusBwGBps,
+                              Fact<Boolean> avgBusBwOk, int ncclInfoLines,
                               List<String> notUnderstood) {
 
     /** One size: the lead columns, then the out-of-place and in-place measurements. */
@@ -41,7 +44,7 @@ public record NcclTestsOutput(Fact<String> testsVersion, Fact<String> ncclHeader
     private static final Pattern TEST = Pattern.compile("# Collective test starting: (\\S+)");
     private static final Pattern DEVICE = Pattern.compile("^#\\s+Rank\\s+\\d+.*device\\s+\\d+.*$");
     private static final Pattern OOB = Pattern.compile("# Out of bounds values\\s*:\\s*(\\d+)\\s+(OK|FAILED)");
-    private static final Pattern AVG = Pattern.compile("# Avg bus bandwidth\\s*:\\s*([0-9.eE+-]+|nan|inf)");
+    private static final Pattern AVG = Pattern.compile("# Avg bus bandwidth\\s*:\\s*([0-9.eE+-]+|nan|inf)(?:\\s+(OK|FAILED))?");
 
     public static NcclTestsOutput parse(List<String> raw, String source) {
         Fact<String> version = Fact.absent("no '# nccl-tests version' header (older nccl-tests, or cut)");
@@ -55,6 +58,7 @@ public record NcclTestsOutput(Fact<String> testsVersion, Fact<String> ncclHeader
         Fact<Long> oob = Fact.absent("no 'Out of bounds values' footer");
         Fact<Boolean> oobOk = Fact.absent("no 'Out of bounds values' footer");
         Fact<Double> avg = Fact.absent("no 'Avg bus bandwidth' footer");
+        Fact<Boolean> avgOk = Fact.absent("NCCL_TESTS_MIN_BW was not set (no OK/FAILED after the average)");
         int info = 0;
         List<String> skipped = new ArrayList<>();
         for (int n = 0; n < raw.size(); n++) {
@@ -85,6 +89,9 @@ public record NcclTestsOutput(Fact<String> testsVersion, Fact<String> ncclHeader
                 oobOk = Fact.of(m.group(2).equals("OK"));
             } else if ((m = AVG.matcher(t)).find()) {
                 avg = number(m.group(1)).map(Fact::of).orElse(Fact.error("unreadable average '" + m.group(1) + "'"));
+                if (m.group(2) != null) {
+                    avgOk = Fact.of(m.group(2).equals("OK"));
+                }
             } else if (t.startsWith("#") && t.contains("size") && t.contains("time")) {
                 List<String> words = List.of(t.substring(1).strip().split("\\s+"));
                 leads = words.indexOf("time");
@@ -104,7 +111,7 @@ public record NcclTestsOutput(Fact<String> testsVersion, Fact<String> ncclHeader
             throw new InputException(source + ": not nccl-tests output (no '# nccl-tests version' header, no size/time table, "
                     + "no 'Out of bounds values' footer); give the output of all_reduce_perf or another *_perf binary");
         }
-        return new NcclTestsOutput(version, headers, library, test, devices, errorColumn, rows, oob, oobOk, avg, info, skipped);
+        return new NcclTestsOutput(version, headers, library, test, devices, errorColumn, rows, oob, oobOk, avg, avgOk, info, skipped);
     }
 
     /**
@@ -221,6 +228,9 @@ public record NcclTestsOutput(Fact<String> testsVersion, Fact<String> ncclHeader
         if (!bad.isEmpty()) {
             why.add(String.format(Locale.ROOT, "%,d wrong elements in %d of %d sizes (%,d to %,d bytes): the collective returned "
                     + "corrupted data", totalWrong().get(), bad.size(), rows.size(), bad.get(0), bad.get(bad.size() - 1)));
+        }
+        if (avgBusBwOk.isValue() && !avgBusBwOk.get()) {
+            why.add("the average bus bandwidth " + avgBusBwGBps.describe() + " GB/s is below 0.9 x NCCL_TESTS_MIN_BW (the footer says FAILED)");
         }
         if (outOfBoundsOk.isValue() && !outOfBoundsOk.get()) {
             why.add("the footer says 'Out of bounds values : " + outOfBounds.get() + " FAILED'");

@@ -216,4 +216,17 @@ class NcclTestsOutputTest {
         assertThat(out.rows().get(0).outOfPlace().busBwGBps()).isEqualTo(97.82);
         assertThat(out.avgBusBwGBps().get()).isEqualTo(98.31);
     }
+
+    @Test
+    void aMinimumBandwidthThatWasNotMetFailsTheRun() throws IOException {
+        NcclTestsOutput out = NcclTestsOutput.parse(List.of(
+                "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong",
+                "     1048576        262144     float     sum      -1    20.10   52.17   97.82      0    19.90   52.69   98.80      0",
+                "# Out of bounds values : 0 OK",
+                "# Avg bus bandwidth    : 98.31 FAILED"), "minbw.txt");
+        assertThat(out.avgBusBwGBps().get()).isEqualTo(98.31);
+        assertThat(out.avgBusBwOk().get()).isFalse();
+        assertThat(out.failures()).containsExactly("the average bus bandwidth 98.31 GB/s is below 0.9 x NCCL_TESTS_MIN_BW (the footer says FAILED)");
+        assertThat(read("nccl-tests-h100-8gpu-allreduce-dgxc.txt").avgBusBwOk().isAbsent()).isTrue();
+    }
 }
