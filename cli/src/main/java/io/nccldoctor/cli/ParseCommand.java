@@ -31,7 +31,7 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "elements, 'Out of bounds values : N FAILED', or an average below NCCL_TESTS_MIN_BW; nccl-log: IB completion errors or watchdog timeouts; "
                 + "perftest: errors); 2 when it is not the format named.",
             "", "Examples:", "  nccl-doctor parse nvidia-smi-topo topo.txt --json", "  nccl-doctor parse perftest ib_write_bw.log",
-            "  nccl-doctor parse nccl-tests all_reduce_perf.out", "  nccl-doctor parse nccl-log nccl.%h.%p.log --json"})
+            "  nccl-doctor parse nccl-tests all_reduce_perf.out", "  nccl-doctor parse nccl-log nccl.node01.4242.log --json"})
 final class ParseCommand implements Callable<Integer> {
 
     enum Format { NVIDIA_SMI_TOPO, PERFTEST, NCCL_TESTS, NCCL_LOG }

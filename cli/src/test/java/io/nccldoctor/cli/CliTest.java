@@ -351,4 +351,21 @@ class CliTest {
         assertThat(missing.code()).isEqualTo(2);
         assertThat(missing.err()).contains("no executable broadcast_perf");
     }
+
+    @Test
+    void everyVerbsHelpRendersWithoutAFormatWarning() {
+        java.io.PrintStream saved = System.err;
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            for (String verb : List.of("preflight", "topo", "gdr", "align", "run", "parse", "capture", "explain")) {
+                Run r = run(verb, "--help");
+                assertThat(r.code()).as(verb).isZero();
+                assertThat(r.out()).as(verb).contains("Usage: nccl-doctor " + verb).doesNotContain("%n");
+            }
+        } finally {
+            System.setErr(saved);
+        }
+        assertThat(captured.toString(java.nio.charset.StandardCharsets.UTF_8)).doesNotContain("WARN");
+    }
 }
