@@ -194,7 +194,7 @@ public final class JnaBackend implements Backend {
     @Override
     public void fill(int local, long ptr, long bytes, byte[] element) {
         cudaCheck("cuCtxSetCurrent", contexts[local]);
-        long block = Math.min(bytes, FILL_BLOCK);
+        long block = Math.min(bytes, FILL_BLOCK / element.length * element.length); // whole patterns, so blocks join up
         if (block == 0) {
             return;
         }

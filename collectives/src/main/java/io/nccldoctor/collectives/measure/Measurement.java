@@ -183,11 +183,8 @@ public final class Measurement {
         int elt = plan.type().size();
         long region = Math.max(s.sendBytes(), s.recvBytes()); // in-place pointers lie inside the receive buffer
         for (int l = 0; l < calls.length; l++) {
-            byte[] mine = Pattern.element(plan.type(), backend.rank(l) + 1);
-            backend.fill(l, recv[l], region, inPlace ? mine : Pattern.element(plan.type(), 0));
-            if (!inPlace) {
-                backend.fill(l, send[l], s.sendBytes(), mine);
-            }
+            backend.fill(l, recv[l], region, Pattern.element(plan.type(), 0));
+            backend.fill(l, calls[l].send(), s.sendBytes(), Pattern.sendPattern(plan.type(), backend.rank(l)));
         }
         launchAll(calls);
         syncAll(plan);

@@ -6,9 +6,9 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * The data a validation run sends and expects. Global rank r fills its send buffer with the value r + 1, so every
- * element of every result is a small integer that each type holds exactly (sums of up to 24 ranks stay below 300;
- * integer types wrap as NCCL's integer reductions do). Half and bfloat16 compare within 1% (partial sums may
+ * The data a validation run sends and expects. Global rank r fills its send buffer with r + 1 + (index mod 7), so a
+ * result depends on both the sending rank and the position (a wrong offset shows), and every element is a small
+ * integer (sums over 24 ranks stay below 450; integer types wrap as NCCL's integer reductions do). Half and bfloat16 compare within 1% (partial sums may
  * round), the others exactly. FP8 types are not validated.
  */
 final class Pattern {
@@ -25,13 +25,25 @@ final class Pattern {
                 : "validated for sum, max and min only, not " + op;
     }
 
-    /** The reduction of r+1 over all ranks. */
-    static long reduced(String op, int world) {
+    /** Element values repeat with this period along each send buffer. */
+    static final int PERIOD = 7;
+
+    /** The reduction over all ranks j of (j + 1 + c): sum, max or min. */
+    static long reduced(String op, int world, long c) {
         return switch (op) {
-            case "sum" -> (long) world * (world + 1) / 2;
-            case "max" -> world;
-            default -> 1;
+            case "sum" -> (long) world * (world + 1) / 2 + world * c;
+            case "max" -> world + c;
+            default -> 1 + c;
         };
+    }
+
+    /** PERIOD elements of rank r's send data: r + 1 + k for k = 0 … PERIOD-1, to be repeated from the send pointer. */
+    static byte[] sendPattern(DataType t, int rank) {
+        byte[] out = new byte[PERIOD * t.size()];
+        for (int k = 0; k < PERIOD; k++) {
+            System.arraycopy(element(t, rank + 1 + k), 0, out, k * t.size(), t.size());
+        }
+        return out;
     }
 
     static byte[] element(DataType t, long v) {
@@ -84,14 +96,19 @@ final class Pattern {
         return (1 + m / 1024.0) * Math.pow(2, e - 15) * ((bits & 0x8000) != 0 ? -1 : 1);
     }
 
-    /** What element i of rank r's receive buffer should hold after the call; absent where nothing is defined. */
+    /**
+     * What element i of rank r's receive buffer should hold after the call, when every rank j sent j + 1 + (its send
+     * index mod PERIOD); absent where nothing is defined.
+     */
     static Fact<Long> expected(String collective, String op, int rank, int world, int root, long perChunk, long i) {
         return switch (collective) {
-            case "allreduce", "reducescatter" -> Fact.of(reduced(op, world));
-            case "reduce" -> rank == root ? Fact.of(reduced(op, world)) : Fact.absent("only the root receives");
-            case "allgather", "alltoall" -> Fact.of(i / perChunk + 1);
-            case "broadcast" -> Fact.of((long) root + 1);
-            case "sendrecv" -> Fact.of((long) ((rank - 1 + world) % world) + 1);
+            case "allreduce" -> Fact.of(reduced(op, world, i % PERIOD));
+            case "reducescatter" -> Fact.of(reduced(op, world, (rank * perChunk + i) % PERIOD));
+            case "reduce" -> rank == root ? Fact.of(reduced(op, world, i % PERIOD)) : Fact.absent("only the root receives");
+            case "allgather" -> Fact.of(i / perChunk + 1 + (i % perChunk) % PERIOD);
+            case "alltoall" -> Fact.of(i / perChunk + 1 + (rank * perChunk + i % perChunk) % PERIOD);
+            case "broadcast" -> Fact.of(root + 1 + i % PERIOD);
+            case "sendrecv" -> Fact.of((rank - 1 + world) % world + 1 + i % PERIOD);
             default -> Fact.absent("unknown collective");
         };
     }

@@ -154,9 +154,30 @@ final class FakeBackend implements Backend {
         };
     }
 
+    /** NCCL's in-place layouts (user guide, "In-place operations"); other overlapping buffers are undefined. */
+    private void checkInPlace(Call c, int rank) {
+        long n = c.count() * c.type().size();
+        long send = c.send();
+        long recv = c.recv();
+        if (send / SPACE != recv / SPACE) {
+            return;
+        }
+        boolean ok = switch (c.collective().name()) {
+            case "allgather" -> send == recv + rank * n;
+            case "reducescatter" -> recv == send + rank * n;
+            default -> send == recv;
+        };
+        if (!ok) {
+            throw new Failure(c.collective().name() + " on rank " + rank + ": send and receive buffers overlap outside NCCL's in-place layout");
+        }
+    }
+
     private void execute() {
         Call[] calls = new Call[world];
         pending.forEach(e -> calls[e.getKey()] = e.getValue());
+        for (int r = 0; r < world; r++) {
+            checkInPlace(calls[r], r);
+        }
         Call c0 = calls[0];
         if (c0.type() != DataType.FLOAT32 && c0.type() != DataType.INT32) {
             return; // the fake computes int32 and float32 only
