@@ -36,6 +36,8 @@ import picocli.CommandLine.Model.CommandSpec;
             "  NCCL_NET_GDR_LEVEL=PHB nccl-doctor gdr --nccl-version 2.27.5",
             "  nccl-doctor gdr --active                     try the registrations for real",
             "  nccl-doctor gdr --active --perftest-peer n2  NIC-read and NIC-write bandwidth per GPU-HCA pair",
+            "  nccl-doctor gdr --active --perftest-netns rdma1/mlx5_1",
+            "                                    the same on one node, mlx5_1's port moved into namespace rdma1",
             "  nccl-doctor gdr --from node17-capture --json",
             "",
             "Exit codes: 0 no error-level finding, 1 an error-level finding, 2 bad usage or input, 3 the tool failed."})
@@ -56,6 +58,12 @@ final class GdrCommand implements Callable<Integer> {
                     + "`ib_write_bw -d HCA -p PORT` and `ib_read_bw -d HCA -p PORT+1` in loops (ib_write_bw makes this NIC read "
                     + "GPU memory, ib_read_bw makes it write GPU memory).")
     String perftestPeer;
+
+    @Option(names = "--perftest-netns", paramLabel = "NS/HCA",
+            description = "With --active, instead of a peer: HCA's netdev has been moved into network namespace NS (so "
+                    + "traffic leaves one port, crosses the switch and returns, instead of the kernel's shortcut); the servers "
+                    + "run there with `ip netns exec`, the other ports' GPU pairs are measured against it. Set-up: docs/gdr.md.")
+    String perftestNetns;
 
     @Option(names = "--perftest-port", defaultValue = "18515", paramLabel = "PORT", description = "ib_write_bw's port; ib_read_bw uses PORT+1. Default: ${DEFAULT-VALUE}.")
     int perftestPort;
@@ -79,18 +87,32 @@ final class GdrCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         List<io.nccldoctor.core.Probe<?>> probes = new ArrayList<>(Probes.withGpus());
-        if (perftestPeer != null && !active) {
-            throw new io.nccldoctor.core.InputException("--perftest-peer runs traffic: give --active with it");
+        if ((perftestPeer != null || perftestNetns != null) && !active) {
+            throw new io.nccldoctor.core.InputException((perftestPeer != null ? "--perftest-peer" : "--perftest-netns")
+                    + " runs traffic: give --active with it");
+        }
+        if (perftestPeer != null && perftestNetns != null) {
+            throw new io.nccldoctor.core.InputException("--perftest-peer and --perftest-netns are two ways to measure: give one");
+        }
+        Optional<io.nccldoctor.gdr.PerftestMatrixProbe.Loopback> loopback = Optional.empty();
+        if (perftestNetns != null) {
+            loopback = io.nccldoctor.gdr.PerftestMatrixProbe.Loopback.parse(perftestNetns, "ip");
+            if (loopback.isEmpty()) {
+                throw new io.nccldoctor.core.InputException("--perftest-netns '" + perftestNetns
+                        + "': expected NAMESPACE/HCA, e.g. rdma1/mlx5_1 (the namespace holding that HCA's netdev)");
+            }
         }
         if (active) {
             probes.add(new RegistrationProbe());
-            if (perftestPeer != null) {
+            if (perftestPeer != null || loopback.isPresent()) {
                 if (perftestPort < 1 || perftestPort > 65534 || perftestTimeout < 1) {
                     throw new io.nccldoctor.core.InputException("--perftest-port " + perftestPort + " --perftest-timeout " + perftestTimeout
                             + ": the port must be 1 to 65534 (PORT+1 is used too) and the timeout at least 1 s");
                 }
-                probes.add(new io.nccldoctor.gdr.PerftestMatrixProbe(perftestPeer, perftestBin, perftestPort, perftestDmabuf,
-                        java.time.Duration.ofSeconds(perftestTimeout)));
+                java.time.Duration t = java.time.Duration.ofSeconds(perftestTimeout);
+                probes.add(loopback.isPresent()
+                        ? io.nccldoctor.gdr.PerftestMatrixProbe.loopback(loopback.get(), perftestBin, perftestPort, perftestDmabuf, t)
+                        : new io.nccldoctor.gdr.PerftestMatrixProbe(perftestPeer, perftestBin, perftestPort, perftestDmabuf, t));
             }
         }
         Snapshot s = Snapshots.take(hostOptions.host(), probes, spec.commandLine().getParseResult().originalArgs(),

@@ -256,6 +256,23 @@ class CliTest {
     }
 
     @Test
+    void perftestNetnsIsCheckedBeforeAnythingRuns() {
+        Run noActive = run("gdr", "--perftest-netns", "rdma1/mlx5_1");
+        assertThat(noActive.code()).isEqualTo(2);
+        assertThat(noActive.err().strip()).isEqualTo("nccl-doctor: --perftest-netns runs traffic: give --active with it");
+        Run both = run("gdr", "--active", "--perftest-netns", "rdma1/mlx5_1", "--perftest-peer", "n2");
+        assertThat(both.code()).isEqualTo(2);
+        assertThat(both.err()).contains("give one");
+        Run bad = run("gdr", "--active", "--perftest-netns", "rdma1");
+        assertThat(bad.code()).isEqualTo(2);
+        assertThat(bad.err().strip()).isEqualTo("nccl-doctor: --perftest-netns 'rdma1': expected NAMESPACE/HCA, e.g. rdma1/mlx5_1 "
+                + "(the namespace holding that HCA's netdev)");
+        Run here = run("gdr", "--active", "--perftest-netns", "rdma1/mlx5_1");
+        assertThat(here.code()).isZero();
+        assertThat(here.out()).contains("skipped: no RDMA device with an ACTIVE port besides mlx5_1");
+    }
+
+    @Test
     void alignReproducesTheFieldReportAndSuggestsAFix() throws Exception {
         Run bad = run("align", "--collective", "alltoall", "--dtype", "float", "--count", "134217726", "--ranks", "3");
         assertThat(bad.code()).isEqualTo(1);
