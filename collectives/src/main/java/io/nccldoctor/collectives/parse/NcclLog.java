@@ -4,6 +4,8 @@ import io.nccldoctor.core.InputException;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.StandardOpenOption;
@@ -73,16 +75,16 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
     private static final Pattern NET = Pattern.compile("NCCL INFO (NET/\\S+ : Using .*|Using network \\S+.*|NET/Plugin.*)$");
     /** Ray's deduplication suffix, "… [repeated 14x across cluster]". */
     private static final Pattern RAY_REPEATED = Pattern.compile("\\s*\\[repeated \\d+x across cluster\\]\\s*$");
-    private static final Pattern VIA = Pattern.compile(" via (\\S+)");
     private static final Pattern GDR = Pattern.compile("GPU Direct RDMA (Disabled|Enabled) for GPU (\\S+) / HCA (\\S+) \\(distance (\\d+) [<>]=? (\\d+)\\)");
     private static final Pattern COMM = Pattern.compile("nranks (\\d+) .*Init COMPLETE");
     private static final Pattern ALGO = Pattern.compile("(?:[Aa]lgorithm|[Aa]lgo) (\\w+)[ ,]+(?:[Pp]rotocol|proto) (\\w+)");
     private static final Pattern IB_ERR = Pattern.compile("completion from peer .*?(?:status=|with error )(\\d+)(?:.*vendor err (\\d+))?");
 
     /**
-     * Streams a file in 4 MiB blocks. Each block is viewed as one Latin-1 string (a plain copy), and the work is
-     * driven by String.indexOf, which the JIT vectorises: from one "NCCL " to the next, and newline to newline for
-     * the line count. Only the lines this parser reads become strings of their own (decoded as UTF-8). A
+     * Streams a file in 4 MiB blocks of whole lines. Each block is scanned eight bytes at a time (SWAR: one long per
+     * step, the newlines counted and the 'N' bytes found with the exact zero-byte mask of Hacker's Delight 6-1); only
+     * lines that hold "NCCL" are looked at, the per-operation lines (the bulk of a COLL log) are counted from their
+     * first bytes, and only the lines this parser reads become strings of their own (decoded as UTF-8). A
      * multi-gigabyte log never sits in memory. A large file is cut at line starts into one range per core (at most
      * 4), read in parallel, and the results joined in file order: the same answer as one pass.
      */
@@ -92,6 +94,37 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
 
     /** @param minRangeBytes below this many bytes per range, fewer ranges are used */
     static NcclLog parse(Path file, int threads, long minRangeBytes) {
+        return parse(file, threads, minRangeBytes, SEGMENT);
+    }
+
+    /** The most bytes mapped at once, per range. */
+    private static final int SEGMENT = 64 << 20;
+
+    private static final sun.misc.Unsafe UNSAFE = unsafe();
+
+    private static sun.misc.Unsafe unsafe() {
+        try {
+            java.lang.reflect.Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
+            f.setAccessible(true);
+            return (sun.misc.Unsafe) f.get(null);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Unmaps a segment now rather than at some later garbage collection, so that the resident set stays at a few
+     * segments however large the file (Unsafe.invokeCleaner, in jdk.unsupported; where it is missing the mapping
+     * goes with the buffer).
+     */
+    private static void unmap(MappedByteBuffer map) {
+        if (UNSAFE != null) {
+            UNSAFE.invokeCleaner(map);
+        }
+    }
+
+    /** @param segment the most bytes mapped at once (small in tests, to cross segment ends often) */
+    static NcclLog parse(Path file, int threads, long minRangeBytes, int segment) {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = ch.size();
             int parts = (int) Math.max(1, Math.min(threads, size / Math.max(1, minRangeBytes)));
@@ -102,7 +135,7 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
             }
             Builder[] builders = new Builder[parts];
             if (parts == 1) {
-                builders[0] = range(ch, 0, size);
+                builders[0] = range(ch, 0, size, segment);
             } else {
                 IOException[] failed = new IOException[1];
                 Thread[] workers = new Thread[parts];
@@ -110,7 +143,7 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
                     int part = k;
                     workers[k] = new Thread(() -> {
                         try {
-                            builders[part] = range(ch, starts[part], starts[part + 1]);
+                            builders[part] = range(ch, starts[part], starts[part + 1], segment);
                         } catch (IOException e) {
                             failed[0] = e;
                         }
@@ -154,46 +187,34 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
         }
     }
 
-    /** One range [from, to) of a file, which starts and ends at line boundaries (or the file's ends). */
-    private static Builder range(FileChannel ch, long from, long to) throws IOException {
+    /**
+     * One range [from, to) of a file, which starts and ends at line boundaries (or the file's ends), memory-mapped in
+     * segments that end at line starts (no copy into the heap; a line longer than a segment is judged by its first
+     * part, and its tail counts as a line of its own).
+     */
+    private static Builder range(FileChannel ch, long from, long to, int segment) throws IOException {
         Builder b = new Builder(true);
-        byte[] buf = new byte[4 << 20];
-        ByteBuffer view = ByteBuffer.wrap(buf);
-        long pos = from;
-        int carry = 0;
-        while (true) {
-            int n = -1;
-            if (pos < to) {
-                view.clear().position(carry).limit((int) Math.min(buf.length, carry + (to - pos)));
-                n = ch.read(view, pos);
-                if (n <= 0) {
-                    n = -1;
-                } else {
-                    pos += n;
+        for (long at = from; at < to; ) {
+            long end = to;
+            if (to - at > segment) {
+                end = lineStartAfter(ch, at + segment);
+                if (end <= at || end - at > Integer.MAX_VALUE - 16) {
+                    end = at + segment;
                 }
             }
-            int end = carry + Math.max(n, 0);
-            int last = end;
-            if (n >= 0) {
-                while (last > 0 && buf[last - 1] != '\n') {
-                    last--;
-                }
-                if (last == 0 && end == buf.length) {
-                    last = end; // a line longer than the buffer: judged by its first 4 MiB
-                }
-            }
-            b.acceptBlock(new String(buf, 0, last, StandardCharsets.ISO_8859_1));
-            if (n < 0) {
-                return b;
-            }
-            carry = end - last;
-            System.arraycopy(buf, last, buf, 0, carry);
+            MappedByteBuffer map = ch.map(FileChannel.MapMode.READ_ONLY, at, end - at);
+            map.order(ByteOrder.LITTLE_ENDIAN);
+            b.acceptBlock(map, (int) (end - at));
+            unmap(map);
+            at = end;
         }
+        return b;
     }
 
     public static NcclLog parse(BufferedReader in, String source) throws IOException {
         Builder b = new Builder(false);
         for (String line = in.readLine(); line != null; line = in.readLine()) {
+            b.lines++;
             b.accept(line);
         }
         return b.finish(source);
@@ -224,42 +245,206 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
             return (latin1 ? new String(line.getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8) : line).strip();
         }
 
-        /** Whole lines of a file, as one Latin-1 string. */
-        void acceptBlock(String block) {
-            int len = block.length();
-            int counted = 0; // newlines before this index are counted
-            for (int at = block.indexOf("NCCL ", 0); at >= 0; at = block.indexOf("NCCL ", at + 5)) {
-                int start = block.lastIndexOf('\n', at) + 1;
-                int end = block.indexOf('\n', at);
-                end = end < 0 ? len : end;
-                lines += newlines(block, counted, start);
-                counted = Math.min(end + 1, len);
-                int colon = block.indexOf(':', at + 10);
-                if (block.startsWith("NCCL INFO ", at) && colon > 0 && colon < end && block.startsWith(": opCount", colon)) {
-                    ncclLines++; // a per-operation line: the bulk of a COLL log, nothing in it for this parser
-                    lines++;
-                } else {
-                    accept(block.substring(start, end)); // counts its line
-                }
-                at = end - 4;
+        private static final long COLONS = 0x3A3A3A3A3A3A3A3AL;
+        /** "NCCL INF", "O " and ": opCoun" as little-endian words. */
+        private static final long NCCL_INF = word("NCCL INF");
+        private static final short O_SPACE = (short) ('O' | ' ' << 8);
+        private static final long COLON_OPCOUN = word(": opCoun");
+
+        private static long word(String eight) {
+            return ByteBuffer.wrap(eight.getBytes(StandardCharsets.ISO_8859_1)).order(ByteOrder.LITTLE_ENDIAN).getLong();
+        }
+
+        /** "CCL" after the 'N', little-endian. */
+        private static final int CCL = 'C' | 'C' << 8 | 'L' << 16;
+        private static final long LOW7 = 0x7F7F7F7F7F7F7F7FL;
+        private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
+        private static final long NS = 0x4E4E4E4E4E4E4E4EL;
+        private static final byte[] INFO_OPCOUNT = ": opCount".getBytes(StandardCharsets.ISO_8859_1);
+        private static final byte[] NCCL_INFO = "NCCL INFO ".getBytes(StandardCharsets.ISO_8859_1);
+        private static final byte[] VIA = " via ".getBytes(StandardCharsets.ISO_8859_1);
+        private static final long CHANNEL_ = word("Channel ");
+        private static final byte[] WATCHDOG = "Watchdog caught".getBytes(StandardCharsets.ISO_8859_1);
+
+        /** 0x80 in each byte of x that is zero, 0 elsewhere (exact: no false positives from borrows). */
+        private static long zeroBytes(long x) {
+            return ~(((x & LOW7) + LOW7) | x | LOW7);
+        }
+
+        /** Whole lines of a file: buf[0, len) (little-endian), which ends at a line end or the file's end. */
+        void acceptBlock(ByteBuffer buf, int len) {
+            lastNewline = -1;
+            handled = -1;
+            int words = len & ~7;
+            // Short calls, so that the JIT compiles the scan as a method soon: a long-running loop gets only an
+            // on-stack-replacement compile, which runs this scan at half the speed.
+            for (int from = 0; from < words; from += CHUNK) {
+                scan(buf, len, from, Math.min(words, from + CHUNK));
             }
-            lines += newlines(block, counted, len) + (len > counted && block.charAt(len - 1) != '\n' ? 1 : 0);
-            for (int w = block.indexOf("Watchdog caught"); w >= 0; w = block.indexOf("Watchdog caught", w + 15)) {
-                int start = block.lastIndexOf('\n', w) + 1;
-                int end = block.indexOf('\n', w);
-                if (block.indexOf("NCCL ", start) < 0 || block.indexOf("NCCL ", start) > w) {
-                    lines--; // counted above; accept() counts it again
-                    accept(block.substring(start, end < 0 ? len : end));
+            for (int i = words; i < len; i++) {
+                byte c = buf.get(i);
+                if (c == '\n') {
+                    lines++;
+                    lastNewline = i;
+                } else if (c == 'N' && i + 4 < len && buf.get(i + 1) == 'C' && buf.get(i + 2) == 'C' && buf.get(i + 3) == 'L'
+                        && lastNewline + 1 != handled && candidate(buf, len, lastNewline + 1, i)) {
+                    handled = lastNewline + 1;
                 }
+            }
+            if (len > 0 && buf.get(len - 1) != '\n') {
+                lines++; // the file's last line has no newline
             }
         }
 
-        private static int newlines(String block, int from, int to) {
-            int n = 0;
-            for (int i = block.indexOf('\n', from); i >= 0 && i < to; i = block.indexOf('\n', i + 1)) {
-                n++;
+        private static final int CHUNK = 16 << 10;
+        /** The last newline before the current word, and the start of the last line already read, in acceptBlock. */
+        private int lastNewline;
+        private int handled;
+
+        /** The eight-byte words of buf[from, to), a multiple of 8 long. */
+        private void scan(ByteBuffer buf, int len, int from, int to) {
+            int last = lastNewline;
+            for (int i = from; i < to; i += 8) {
+                long w = buf.getLong(i);
+                long nl = zeroBytes(w ^ NEWLINES);
+                lines += Long.bitCount(nl);
+                for (long n = zeroBytes(w ^ NS); n != 0; n &= n - 1) {
+                    int shift = Long.numberOfTrailingZeros(n);
+                    int at = i + (shift >>> 3);
+                    if (at + 4 < len && (buf.getInt(at) >>> 8) == CCL) {
+                        long before = nl & ((1L << shift) - 1);
+                        int start = before != 0 ? i + ((63 - Long.numberOfLeadingZeros(before)) >>> 3) + 1 : last + 1;
+                        if (start != handled && candidate(buf, len, start, at)) {
+                            handled = start;
+                        }
+                    }
+                }
+                if (nl != 0) {
+                    last = i + ((63 - Long.numberOfLeadingZeros(nl)) >>> 3);
+                }
             }
-            return n;
+            lastNewline = last;
+        }
+
+        /**
+         * "NCCL" at {@code at} (followed by at least one byte) in the line that starts at {@code start}: reads the line if it holds "NCCL " or a watchdog
+         * timeout ("WorkNCCL(…"). Returns whether the line was read (counted or accepted), so that later hits in it are
+         * skipped.
+         */
+        private boolean candidate(ByteBuffer buf, int len, int start, int at) {
+            if (buf.get(at + 4) != ' ') {
+                int end = lineEnd(buf, len, at);
+                if (indexOf(buf, start, end, WATCHDOG) < 0) {
+                    return false;
+                }
+                accept(line(buf, start, end));
+                return true;
+            }
+            if (at + 64 <= len && buf.getLong(at) == NCCL_INF && buf.getShort(at + 8) == O_SPACE) {
+                for (int k = at + 10; k < at + 58; k += 8) { // the first ':' or newline in the next 48 bytes, a word at a time
+                    long w = buf.getLong(k);
+                    long hit = zeroBytes(w ^ COLONS) | zeroBytes(w ^ NEWLINES);
+                    if (hit != 0) {
+                        int c = k + (Long.numberOfTrailingZeros(hit) >>> 3);
+                        if (buf.get(c) == ':' && buf.getLong(c) == COLON_OPCOUN && buf.get(c + 8) == 't') {
+                            ncclLines++; // a per-operation line: nothing in it for this parser
+                            return true;
+                        }
+                        break;
+                    }
+                }
+                if (buf.getLong(at + 10) == CHANNEL_) {
+                    int end = lineEnd(buf, len, at);
+                    int via = indexOf(buf, at + 18, end, VIA);
+                    if (via >= 0) {
+                        int from = via + VIA.length;
+                        int to = from;
+                        while (to < end && !space(buf.get(to))) {
+                            to++;
+                        }
+                        transport(buf, from, to);
+                    }
+                    ncclLines++;
+                    return true;
+                }
+            } else if (regionMatches(buf, len, at, NCCL_INFO)) {
+                for (int c = at + NCCL_INFO.length, stop = Math.min(len, c + 48); c < stop && buf.get(c) != '\n'; c++) {
+                    if (buf.get(c) == ':') {
+                        if (regionMatches(buf, len, c, INFO_OPCOUNT)) {
+                            ncclLines++; // a per-operation line: nothing in it for this parser
+                            return true;
+                        }
+                        break;
+                    }
+                }
+            }
+            accept(line(buf, start, lineEnd(buf, len, at)));
+            return true;
+        }
+
+        private static String line(ByteBuffer buf, int start, int end) {
+            byte[] bytes = new byte[end - start];
+            buf.get(start, bytes);
+            return new String(bytes, StandardCharsets.ISO_8859_1);
+        }
+
+        /** Java's \\s: space, tab, newline, vertical tab, form feed, carriage return. */
+        private static boolean space(int c) {
+            return c == ' ' || c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r';
+        }
+
+        /** Transports counted from bytes, without a string per channel line: most of an initialisation is these. */
+        private final List<byte[]> transportKeys = new ArrayList<>();
+        private long[] transportCounts = new long[8];
+
+        private void transport(ByteBuffer buf, int from, int to) {
+            if (to <= from) {
+                return;
+            }
+            int n = to - from;
+            for (int k = 0; k < transportKeys.size(); k++) {
+                byte[] key = transportKeys.get(k);
+                if (key.length == n && regionMatches(buf, to, from, key)) {
+                    transportCounts[k]++;
+                    return;
+                }
+            }
+            byte[] key = new byte[n];
+            buf.get(from, key);
+            if (transportKeys.size() == transportCounts.length) {
+                transportCounts = java.util.Arrays.copyOf(transportCounts, transportCounts.length * 2);
+            }
+            transportCounts[transportKeys.size()] = 1;
+            transportKeys.add(key);
+        }
+
+        private static int lineEnd(ByteBuffer buf, int len, int from) {
+            int e = from;
+            while (e < len && buf.get(e) != '\n') {
+                e++;
+            }
+            return e;
+        }
+
+        private static boolean regionMatches(ByteBuffer buf, int len, int at, byte[] what) {
+            if (at + what.length > len) {
+                return false;
+            }
+            for (int k = 0; k < what.length; k++) {
+                if (buf.get(at + k) != what[k]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private static int indexOf(ByteBuffer buf, int from, int to, byte[] what) {
+            for (int k = from; k + what.length <= to; k++) {
+                if (buf.get(k) == what[0] && regionMatches(buf, to, k, what)) {
+                    return k;
+                }
+            }
+            return -1;
         }
 
         NcclLog finish(String source) {
@@ -270,8 +455,35 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
             return build();
         }
 
+        /**
+         * One line (without its newline); the caller counts it. A line whose first "NCCL " starts a per-operation
+         * message ("NCCL INFO AllReduce: opCount …", the ':' within 48 characters) is only counted, and one that starts
+         * a channel message ("NCCL INFO Channel …") only gives its transport, whatever else interleaved output glued
+         * onto it: the block scanner decides the same from the line's first bytes.
+         */
         void accept(String line) {
-            lines++;
+            int first = line.indexOf("NCCL ");
+            if (first >= 0 && line.startsWith("NCCL INFO ", first)) {
+                int colon = line.indexOf(':', first + 10);
+                if (colon >= 0 && colon < first + 10 + 48 && line.startsWith(": opCount", colon)) {
+                    ncclLines++;
+                    return;
+                }
+                if (line.startsWith("Channel ", first + 10)) {
+                    ncclLines++;
+                    int via = line.indexOf(" via ", first + 18);
+                    if (via >= 0) {
+                        int to = via + 5;
+                        while (to < line.length() && !space(line.charAt(to))) {
+                            to++;
+                        }
+                        if (to > via + 5) {
+                            transports.merge(line.substring(via + 5, to), 1L, Long::sum);
+                        }
+                    }
+                    return;
+                }
+            }
             if (line.contains("Watchdog caught collective operation timeout")) {
                 if (watchdog.size() < KEEP) {
                     watchdog.add(kept(line));
@@ -312,10 +524,15 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
             if (line.indexOf(": opCount", msg) > 0) {
                 return; // a per-operation line: the bulk of a COLL log, nothing in it for this parser
             }
-            if (line.startsWith("Channel", msg) || line.indexOf(" via ", msg) > 0) {
-                Matcher m = VIA.matcher(line);
-                if (m.find()) {
-                    transports.merge(m.group(1), 1L, Long::sum);
+            int via = line.indexOf(" via ", msg);
+            if (line.startsWith("Channel", msg) || via > 0) { // " via (\\S+)", no matcher: channel lines are most of an init
+                int from = via + 5;
+                int to = from;
+                while (via > 0 && to < line.length() && " \t\n\u000B\f\r".indexOf(line.charAt(to)) < 0) {
+                    to++;
+                }
+                if (to > from) {
+                    transports.merge(line.substring(from, to), 1L, Long::sum);
                 }
             } else if (line.indexOf("NCCL version", msg) >= 0) {
                 Matcher m = VERSION.matcher(line);
@@ -349,8 +566,18 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
             }
         }
 
+        /** Moves the transports counted from bytes into the map. */
+        private void foldTransports() {
+            for (int k = 0; k < transportKeys.size(); k++) {
+                transports.merge(new String(transportKeys.get(k), StandardCharsets.ISO_8859_1), transportCounts[k], Long::sum);
+            }
+            transportKeys.clear();
+        }
+
         /** Adds what a later range of the same file found, keeping file order and the limits on examples. */
         void absorb(Builder o) {
+            foldTransports();
+            o.foldTransports();
             lines += o.lines;
             ncclLines += o.ncclLines;
             versions.addAll(o.versions);
@@ -375,6 +602,7 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
         }
 
         NcclLog build() {
+            foldTransports();
             return new NcclLog(lines, ncclLines, versions, networks, transports, gdr, comms, algorithms, warnings, firstWarnings,
                     ibErrors, watchdog);
         }

@@ -139,6 +139,39 @@ class NcclLogTest {
         assertThat(one.gdr()).hasSize(64);
         for (int threads : new int[] {2, 3, 4}) {
             assertThat(NcclLog.parse(file, threads, 1)).as("%d ranges", threads).isEqualTo(one);
+            assertThat(NcclLog.parse(file, threads, 1, 4096)).as("%d ranges mapped 4 KiB at a time", threads).isEqualTo(one);
+        }
+    }
+
+    /**
+     * The block scanner (eight bytes at a time) against the line-by-line reader on random logs made of the pieces
+     * that matter: "NCCL" with and without a space, per-operation lines, lines that hold "NCCL" twice, 'N' at every
+     * offset within a word, watchdog lines, and files with and without a final newline.
+     */
+    @Test
+    void blockScannerAgreesWithTheLineReaderOnRandomLogs(@TempDir Path dir) throws IOException {
+        String[] pieces = {"NCCL INFO AllReduce: opCount 1f sendbuff 0x7f", "NCCL INFO NCCL version 2.21.5+cuda12.4", "NCCL WARN oops",
+            "NCCL INFO Channel 00/0 : 0[0] -> 1[1] via NET/IB/0/GDRDMA", "NCCLNCCL INFO x", "N", "NC", "NCC", "NCCL", "NNCCL INFO y",
+            "ProcessGroupNCCL.cpp:1 Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1)", "NCCL INFO Broadcast: opCount 2",
+            "NCCL INFO comm 0x1 rank 0 nranks 4 cudaDev 0 - Init COMPLETE", "plain", "", " ", "NCCL INFO NET/IB : Using [0]mlx5_0:1/IB",
+            "x NCCL INFO SendRecv: opCount 3 NCCL INFO Channel 01/0 : 0 -> 1 via SHM", "NCCL INFO Algo RING proto LL128"};
+        java.util.Random random = new java.util.Random(42);
+        for (int round = 0; round < 300; round++) {
+            StringBuilder text = new StringBuilder("h:1:1 [0] NCCL INFO NCCL version 2.27.5+cuda12.9\n");
+            for (int line = random.nextInt(40); line >= 0; line--) {
+                text.append("x".repeat(random.nextInt(9)));
+                for (int k = random.nextInt(3); k >= 0; k--) {
+                    text.append(pieces[random.nextInt(pieces.length)]);
+                }
+                if (line > 0 || random.nextBoolean()) {
+                    text.append('\n');
+                }
+            }
+            Path file = dir.resolve("r" + round + ".log");
+            Files.writeString(file, text);
+            NcclLog lines = NcclLog.parse(new BufferedReader(new StringReader(text.toString())), file.toString());
+            assertThat(NcclLog.parse(file, 1, 1)).as("round %d:%n%s", round, text).isEqualTo(lines);
+            assertThat(NcclLog.parse(file, 2, 1, 512)).as("round %d in two ranges, 512-byte segments:%n%s", round, text).isEqualTo(lines);
         }
     }
 }
