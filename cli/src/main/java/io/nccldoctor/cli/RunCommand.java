@@ -11,6 +11,8 @@ import io.nccldoctor.collectives.measure.Backend;
 import io.nccldoctor.collectives.measure.JnaBackend;
 import io.nccldoctor.collectives.measure.Measurement;
 import io.nccldoctor.collectives.measure.NcclTestsFormat;
+import io.nccldoctor.collectives.parse.NcclLog;
+import io.nccldoctor.collectives.reference.NcclDebugCapture;
 import io.nccldoctor.collectives.reference.ReferenceRun;
 import io.nccldoctor.collectives.reference.ReferenceRunner;
 import io.nccldoctor.core.Fact;
@@ -90,6 +92,11 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = {"-n", "--iters"}, defaultValue = "20", paramLabel = "N", description = "Timed iterations. Default: ${DEFAULT-VALUE}.")
     int iters;
 
+    @Option(names = {"-a", "--average"}, defaultValue = "1", paramLabel = "0-3",
+            description = "How the ranks' times make a row's time, as nccl-tests: 0 each process its own, 1 the mean, 2 the fastest "
+                    + "rank, 3 the slowest (what the job waits for). Default: ${DEFAULT-VALUE}.")
+    int average;
+
     @Option(names = {"-c", "--check"}, defaultValue = "1", paramLabel = "N", description = "Validation iterations; 0 turns #wrong into N/A. Default: ${DEFAULT-VALUE}.")
     int check;
 
@@ -120,7 +127,7 @@ final class RunCommand implements Callable<Integer> {
     String rendezvous;
 
     @Option(names = "--log-dir", paramLabel = "DIR",
-            description = "With --reference: where each process writes its NCCL_DEBUG=INFO log (nccl.HOST.PID.log), parsed into the result. "
+            description = "Where each process writes its NCCL_DEBUG=INFO log (nccl.HOST.PID.log), parsed into the result. "
                     + "Default: a new folder under the temporary directory, printed. A user's own NCCL_DEBUG_FILE wins.")
     Path logDir;
 
@@ -153,13 +160,13 @@ final class RunCommand implements Callable<Integer> {
                 throw new InputException("--reference nccl-tests needs --nccl-tests-dir DIR (the folder with all_reduce_perf)");
             }
             ReferenceRunner.Plan plan = new ReferenceRunner.Plan(c, type, op, minBytes, maxBytes, stepFactor, gpus, warmup, iters,
-                    check, Duration.ofSeconds(timeoutSeconds));
+                    check, Duration.ofSeconds(timeoutSeconds), average);
             ReferenceRunner.binary(ncclTestsDir, c); // a missing binary is reported before any folder is made
             ReferenceRun r = new ReferenceRunner(System.getenv()).run(ncclTestsDir, plan, logFolder());
             return report(launch, "reference", r, () -> referenceText(launch, r), r.failed());
         }
         Measurement.Plan plan = new Measurement.Plan(c, type, op, root, bytes(minBytes, "-b"), bytes(maxBytes, "-e"), stepFactor, warmup,
-                iters, check > 0, conditioning, offsetBytes, Duration.ofSeconds(timeoutSeconds));
+                iters, check > 0, conditioning, offsetBytes, Duration.ofSeconds(timeoutSeconds), Measurement.Aggregate.ofNcclTestsFlag(average));
         Host host = HostOptions.liveHost();
         Libraries libs = new LibrariesProbe().run(host);
         List<String> missing = missingPieces(libs, new GpuProbe().run(host));
@@ -176,16 +183,55 @@ final class RunCommand implements Callable<Integer> {
             return report(launch, "missing", missing, () -> "nccl-doctor run " + c.name() + ": " + launchLine(launch)
                     + "\ncannot run here; missing:\n" + String.join("", missing.stream().map(m -> "  - " + m + "\n").toList()), true);
         }
+        NcclDebugCapture capture = NcclDebugCapture.plan(System.getenv(), logFolder());
         Measurement.Result result;
-        try (JnaBackend backend = backend(libs, launch, share, commIdUsable)) {
-            result = new Measurement(backend).run(plan);
+        try {
+            JnaBackend.setenv(capture.set());
+            try (JnaBackend backend = backend(libs, launch, share, commIdUsable)) {
+                result = new Measurement(backend).run(plan);
+            }
         } catch (Backend.Failure f) {
-            return report(launch, "failure", f.getMessage(), () -> "nccl-doctor run " + c.name() + ": " + launchLine(launch)
-                    + "\nFAILED: " + f.getMessage() + "\n", true);
+            Map<String, NcclLog> logs = capture.read();
+            return report(launch, "failure", f.getMessage(), capture, logs, () -> "nccl-doctor run " + c.name() + ": " + launchLine(launch)
+                    + "\nFAILED: " + f.getMessage() + "\n" + logsText(capture.note(), logs), true);
         }
         Measurement.Result done = result;
-        return report(launch, "result", result, () -> nativeText(launch, done),
-                result.failure().isValue() || !result.asNcclTestsOutput().failures().isEmpty());
+        Map<String, NcclLog> logs = capture.read();
+        return report(launch, "result", result, capture, logs, () -> nativeText(launch, done) + logsText(capture.note(), logs),
+                result.failure().isValue() || !result.asNcclTestsOutput().failures().isEmpty()
+                        || logs.values().stream().anyMatch(l -> !l.ibErrors().isEmpty()));
+    }
+
+    /** Prints the launch, one result and the NCCL logs of the run, as JSON or text; the exit code is 1 when it failed. */
+    private int report(LaunchEnv launch, String key, Object value, NcclDebugCapture capture, Map<String, NcclLog> logs,
+                       java.util.function.Supplier<String> text, boolean failed) {
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("launch", launch);
+            doc.put(key, value);
+            doc.put("ncclLogsNote", capture.note());
+            doc.put("ncclLogs", logs);
+            out.print(Json.write(doc));
+        } else {
+            out.print(text.get());
+        }
+        out.flush();
+        return failed ? 1 : 0;
+    }
+
+    /** "# NCCL logs: …" and a line per process log: version, network, transports, IB completion errors. */
+    static String logsText(String note, Map<String, NcclLog> logs) {
+        StringBuilder s = new StringBuilder("# NCCL logs: " + note + "\n");
+        logs.forEach((file, log) -> {
+            s.append("#   ").append(file).append(": NCCL ").append(log.versions().isEmpty() ? "?" : String.join(", ", log.versions()));
+            log.networks().stream().filter(n -> n.startsWith("Using network")).findFirst().ifPresent(n -> s.append(", ").append(n));
+            log.transports().forEach((t, n) -> s.append(", ").append(n).append(" via ").append(t));
+            s.append('\n');
+            log.ibErrors().forEach(e -> s.append("# FAILED: ").append(file).append(": IB completion error status ").append(e.status())
+                    .append(" (").append(e.statusName()).append(")\n"));
+        });
+        return s.toString();
     }
 
     /** Prints the launch and one result, as JSON or text; the exit code is 1 when it failed. */

@@ -47,8 +47,11 @@ public interface Backend extends AutoCloseable {
     /** Waits for the local rank's stream, polling the communicator's asynchronous error, until the deadline. */
     void sync(int local, long deadlineNanos);
 
-    /** The mean of a value over every rank of every process (the value itself in a single process). */
-    double average(double value);
+    /**
+     * A value of every rank of every process, combined: its mean, minimum or maximum, or this process's own. In a
+     * single process, which times all its GPUs together, it is the value itself.
+     */
+    double combine(double value, Measurement.Aggregate how);
 
     /** Aborts every communicator (ncclCommAbort): a stuck collective is never waited on forever. */
     void abort();

@@ -55,7 +55,7 @@ public final class JnaBackend implements Backend {
     private final Pointer[] comms;
     private final List<long[]> allocations = new ArrayList<>();
     private boolean aborted;
-    private long[] averageSlots;
+    private long[] combineSlots;
 
     private JnaBackend(NativeLibrary cuda, NativeLibrary nccl, int[] devices, int world, int firstRank) {
         this.cuda = cuda;
@@ -85,6 +85,27 @@ public final class JnaBackend implements Backend {
     }
 
     /** All local GPUs in one communicator of devices.length ranks (ncclCommInitAll, nccl-tests -g N in one process). */
+    /**
+     * Sets variables in this process's C environment (libc setenv), where NCCL's getenv reads them; Java's own view of
+     * the environment does not change. Call before NCCL initialises (it reads NCCL_DEBUG once).
+     *
+     * @throws Backend.Failure when libc refuses one
+     */
+    public static void setenv(java.util.Map<String, String> vars) {
+        com.sun.jna.Function f = com.sun.jna.Function.getFunction("c", "setenv");
+        vars.forEach((k, v) -> {
+            if (f.invokeInt(new Object[] {k, v, 1}) != 0) {
+                throw new Backend.Failure("setenv " + k + " failed (errno " + com.sun.jna.Native.getLastError() + ")");
+            }
+        });
+    }
+
+    /** libc getenv: what NCCL would read. */
+    public static java.util.Optional<String> getenv(String name) {
+        Pointer p = com.sun.jna.Function.getFunction("c", "getenv").invokePointer(new Object[] {name});
+        return p == null ? java.util.Optional.empty() : java.util.Optional.of(p.getString(0));
+    }
+
     public static JnaBackend singleProcess(String libcuda, String libnccl, int[] devices) {
         JnaBackend b = new JnaBackend(load(libcuda), load(libnccl), devices, devices.length, 0);
         Memory list = new Memory(4L * devices.length);
@@ -309,32 +330,33 @@ public final class JnaBackend implements Backend {
     }
 
     @Override
-    public double average(double value) {
-        if (world == devices.length) {
+    public double combine(double value, Measurement.Aggregate how) {
+        if (world == devices.length || how == Measurement.Aggregate.OWN) {
             return value;
         }
-        if (averageSlots == null) {
-            averageSlots = new long[devices.length];
+        if (combineSlots == null) {
+            combineSlots = new long[devices.length];
             for (int l = 0; l < devices.length; l++) {
-                averageSlots[l] = alloc(l, 8);
+                combineSlots[l] = alloc(l, 8);
             }
         }
-        long[] ptrs = averageSlots;
+        long[] ptrs = combineSlots;
         groupStart();
         for (int l = 0; l < devices.length; l++) {
             cudaCheck("cuCtxSetCurrent", contexts[l]);
             Memory v = new Memory(8);
             v.setDouble(0, value);
             cudaCheck("cuMemcpyHtoD_v2", ptrs[l], v, 8L);
-            ncclCheck("ncclAllReduce", new Pointer(ptrs[l]), new Pointer(ptrs[l]), 1L, type(DataType.FLOAT64), op("sum"), comms[l],
-                    streams[l]);
+            ncclCheck("ncclAllReduce", new Pointer(ptrs[l]), new Pointer(ptrs[l]), 1L, type(DataType.FLOAT64),
+                    op(how == Measurement.Aggregate.AVG ? "sum" : how.name().toLowerCase(java.util.Locale.ROOT)), comms[l], streams[l]);
         }
         groupEnd();
         long deadline = System.nanoTime() + 60_000_000_000L;
         for (int l = 0; l < devices.length; l++) {
             sync(l, deadline);
         }
-        return java.nio.ByteBuffer.wrap(read(0, ptrs[0], 8)).order(java.nio.ByteOrder.LITTLE_ENDIAN).getDouble() / world;
+        double r = java.nio.ByteBuffer.wrap(read(0, ptrs[0], 8)).order(java.nio.ByteOrder.LITTLE_ENDIAN).getDouble();
+        return how == Measurement.Aggregate.AVG ? r / world : r;
     }
 
     @Override

@@ -29,13 +29,46 @@ public final class Measurement {
         NONE
     }
 
+    /** How the time of every rank becomes the one time of a row: nccl-tests' {@code -a 0|1|2|3}. */
+    public enum Aggregate {
+        /** No reduction: each process reports its own time (nccl-tests -a 0). */
+        OWN,
+        /** The mean over all ranks (the default, -a 1). */
+        AVG,
+        /** The fastest rank (-a 2). */
+        MIN,
+        /** The slowest rank (-a 3): the time the job waits for. */
+        MAX;
+
+        /** nccl-tests' number for it. */
+        public int ncclTestsFlag() {
+            return ordinal();
+        }
+
+        public static Aggregate ofNcclTestsFlag(int a) {
+            if (a < 0 || a > 3) {
+                throw new InputException("-a " + a + ": use 0 (each process its own time), 1 (average over ranks, the default), "
+                        + "2 (minimum) or 3 (maximum), as nccl-tests does");
+            }
+            return values()[a];
+        }
+    }
+
     /**
      * @param offsetBytes added to every base pointer, to misalign the buffers on purpose
      * @param timeout     for each synchronise; past it the communicators are aborted and the run ends as a hang
+     * @param aggregate   how rank times are combined
      */
     public record Plan(@JsonIgnore Collective collective, DataType type, String op, int root, long minBytes, long maxBytes,
                        int stepFactor, int warmup, int iters, boolean check, Conditioning conditioning, long offsetBytes,
-                       @JsonIgnore Duration timeout) {
+                       @JsonIgnore Duration timeout, Aggregate aggregate) {
+
+        /** With rank times averaged, as nccl-tests does by default. */
+        public Plan(Collective collective, DataType type, String op, int root, long minBytes, long maxBytes, int stepFactor, int warmup,
+                    int iters, boolean check, Conditioning conditioning, long offsetBytes, Duration timeout) {
+            this(collective, type, op, root, minBytes, maxBytes, stepFactor, warmup, iters, check, conditioning, offsetBytes, timeout,
+                    Aggregate.AVG);
+        }
 
         public Plan {
             if (minBytes < 0 || maxBytes < minBytes) {
@@ -168,7 +201,7 @@ public final class Measurement {
             launchAll(calls);
         }
         syncAll(plan);
-        double seconds = backend.average((System.nanoTime() - start) / 1e9 / plan.iters());
+        double seconds = backend.combine((System.nanoTime() - start) / 1e9 / plan.iters(), plan.aggregate());
         double algBw = s.sizeBytes() / 1e9 / seconds;
         Fact<Long> wrong = plan.check() ? check(plan, s, send, recv, calls, inPlace)
                 : Fact.absent("N/A: validation off");

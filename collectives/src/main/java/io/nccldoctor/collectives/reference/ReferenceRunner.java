@@ -33,11 +33,19 @@ public final class ReferenceRunner {
      *
      * @param stepFactor -f, a multiplication factor between sizes
      * @param check      -c: 1 validates the data and fills #wrong
+     * @param average    -a: how rank times are combined (1, the mean, is nccl-tests' default and is not passed)
      */
     public record Plan(Collective collective, DataType type, String op, String minBytes, String maxBytes, int stepFactor,
-                       int gpusPerProcess, int warmup, int iters, int check, Duration timeout) {
+                       int gpusPerProcess, int warmup, int iters, int check, Duration timeout, int average) {
+
+        /** With nccl-tests' default -a 1. */
+        public Plan(Collective collective, DataType type, String op, String minBytes, String maxBytes, int stepFactor, int gpusPerProcess,
+                    int warmup, int iters, int check, Duration timeout) {
+            this(collective, type, op, minBytes, maxBytes, stepFactor, gpusPerProcess, warmup, iters, check, timeout, 1);
+        }
 
         public Plan {
+            io.nccldoctor.collectives.measure.Measurement.Aggregate.ofNcclTestsFlag(average); // 0 to 3, or a clear error
             for (String s : List.of(minBytes, maxBytes)) {
                 if (!SIZE.matcher(s).matches()) {
                     throw new InputException("size '" + s + "': give bytes as nccl-tests does, e.g. 8, 64K, 128M, 8G");
@@ -84,6 +92,9 @@ public final class ReferenceRunner {
         if (reduces(p.collective())) {
             a.addAll(List.of("-o", p.op()));
         }
+        if (p.average() != 1) {
+            a.addAll(List.of("-a", String.valueOf(p.average())));
+        }
         return a;
     }
 
@@ -98,20 +109,10 @@ public final class ReferenceRunner {
      */
     public ReferenceRun run(Path dir, Plan plan, Path logDir) {
         List<String> argv = argv(binary(dir, plan.collective()), plan);
-        Map<String, String> extra = new java.util.LinkedHashMap<>();
-        String logsNote;
-        if (logDir == null) {
-            logsNote = "not captured (no log folder)";
-        } else if (env.containsKey("NCCL_DEBUG_FILE")) {
-            logsNote = "not captured: NCCL_DEBUG_FILE=" + env.get("NCCL_DEBUG_FILE") + " is set, and the logs went there";
-            logDir = null;
-        } else {
-            extra.put("NCCL_DEBUG", env.getOrDefault("NCCL_DEBUG", "INFO"));
-            extra.put("NCCL_DEBUG_FILE", logDir.resolve("nccl.%h.%p.log").toString());
-            logsNote = "NCCL_DEBUG=" + extra.get("NCCL_DEBUG") + " written to " + logDir;
-        }
-        CommandResult r = new ProcessCommandRunner(extra).run(argv, plan.timeout());
-        Map<String, NcclLog> logs = logDir == null ? Map.of() : logs(logDir);
+        NcclDebugCapture capture = NcclDebugCapture.plan(env, logDir);
+        String logsNote = capture.note();
+        CommandResult r = new ProcessCommandRunner(capture.set()).run(argv, plan.timeout());
+        Map<String, NcclLog> logs = capture.read();
         if (r instanceof CommandResult.NotRun n) {
             return new ReferenceRun(argv, Fact.absent("did not start"), 0, Fact.absent(n.reason()), Fact.of(n.reason()), List.of(),
                     logs, logsNote);
@@ -150,22 +151,5 @@ public final class ReferenceRunner {
         List<String> lines = stderr.lines().filter(l -> !l.isBlank()).toList();
         List<String> tail = lines.subList(Math.max(0, lines.size() - 20), lines.size());
         return new ReferenceRun(argv, exit, ms, out, problem, List.copyOf(tail), logs, logsNote);
-    }
-
-    /** Each nccl.*.log in the folder, parsed; a file without NCCL lines is skipped (a process that never initialised). */
-    private static Map<String, NcclLog> logs(Path logDir) {
-        Map<String, NcclLog> parsed = new java.util.TreeMap<>();
-        try (java.util.stream.Stream<Path> files = Files.list(logDir)) {
-            for (Path f : files.filter(p -> p.getFileName().toString().matches("nccl\\..*\\.log")).sorted().toList()) {
-                try {
-                    parsed.put(f.getFileName().toString(), NcclLog.parse(f));
-                } catch (InputException e) {
-                    // no NCCL line in it: nothing to report for that process
-                }
-            }
-        } catch (java.io.IOException e) {
-            // the folder vanished or is unreadable: the run's own result still stands
-        }
-        return parsed;
     }
 }

@@ -115,9 +115,19 @@ final class FakeBackend implements Backend {
         }
     }
 
+    /** Per-iteration seconds of ranks in other processes, as if this were one process of a larger job. */
+    double[] otherProcesses = {};
+
     @Override
-    public double average(double value) {
-        return value;
+    public double combine(double value, Measurement.Aggregate how) {
+        java.util.stream.DoubleStream all = java.util.stream.DoubleStream.concat(java.util.stream.DoubleStream.of(value),
+                java.util.Arrays.stream(otherProcesses));
+        return switch (how) {
+            case OWN -> value;
+            case AVG -> all.average().orElseThrow();
+            case MIN -> all.min().orElseThrow();
+            case MAX -> all.max().orElseThrow();
+        };
     }
 
     @Override

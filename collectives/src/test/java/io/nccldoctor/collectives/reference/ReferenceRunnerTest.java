@@ -100,6 +100,16 @@ class ReferenceRunnerTest {
     }
 
     @Test
+    void aggregationOtherThanTheMeanIsPassedAsNcclTestsMinusA() {
+        ReferenceRunner.Plan slowest = new ReferenceRunner.Plan(Collective.parse("allgather"), DataType.FLOAT32, "sum", "8", "1M", 2, 1, 5,
+                20, 1, Duration.ofSeconds(1), 3);
+        assertThat(ReferenceRunner.argv(Path.of("/x/all_gather_perf"), slowest)).endsWith("-c", "1", "-a", "3");
+        assertThat(ReferenceRunner.argv(Path.of("/x/all_gather_perf"), plan("allgather", Duration.ofSeconds(1)))).doesNotContain("-a");
+        assertThatThrownBy(() -> new ReferenceRunner.Plan(Collective.parse("allgather"), DataType.FLOAT32, "sum", "8", "1M", 2, 1, 5, 20, 1,
+                Duration.ofSeconds(1), 7)).isInstanceOf(InputException.class).hasMessageStartingWith("-a 7:");
+    }
+
+    @Test
     void sizesFollowNcclTestsSyntax() {
         assertThatThrownBy(() -> new ReferenceRunner.Plan(Collective.parse("allreduce"), DataType.FLOAT32, "sum", "8", "128MB", 2, 1, 5,
                 20, 1, Duration.ofSeconds(1))).isInstanceOf(InputException.class).hasMessageStartingWith("size '128MB'");
