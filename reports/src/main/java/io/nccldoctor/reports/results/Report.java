@@ -1,0 +1,41 @@
+package io.nccldoctor.reports.results;
+
+import io.nccldoctor.reports.Finding;
+import io.nccldoctor.reports.Severity;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * A judged result set: every check, the findings ordered by severity (errors first), and the verdict. This one model
+ * feeds every renderer (terminal, JSON, Markdown, HTML, JUnit XML, Prometheus).
+ */
+public record Report(ResultSet data, List<Check> checks, List<Finding> findings) {
+
+    public Report {
+        checks = List.copyOf(checks);
+        findings = findings.stream().sorted(Comparator.comparing(Finding::severity).reversed()).toList();
+    }
+
+    public long count(Severity s) {
+        return findings.stream().filter(f -> f.severity() == s).count();
+    }
+
+    /** FAIL with an error-level finding, WARN with a warning, else PASS. */
+    public String verdict() {
+        return count(Severity.ERROR) > 0 ? "FAIL" : count(Severity.WARN) > 0 ? "WARN" : "PASS";
+    }
+
+    /** One line that stands on its own: the verdict and what it rests on. */
+    public String verdictLine() {
+        String counts = count(Severity.ERROR) + " error, " + count(Severity.WARN) + " warning, " + count(Severity.INFO) + " info";
+        String first = findings.isEmpty() ? "no finding" : findings.get(0).title();
+        return verdict() + ": " + counts + " finding" + (findings.size() == 1 ? "" : "s") + " over " + data.sweeps().size() + " sweep"
+                + (data.sweeps().size() == 1 ? "" : "s") + " and " + data.nodes().size() + " node" + (data.nodes().size() == 1 ? "" : "s")
+                + (findings.isEmpty() ? "" : "; first: " + first);
+    }
+
+    /** 0 PASS or WARN, 1 FAIL: the exit code of `report`. */
+    public int exitCode() {
+        return count(Severity.ERROR) > 0 ? 1 : 0;
+    }
+}

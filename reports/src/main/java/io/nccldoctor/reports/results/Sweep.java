@@ -1,0 +1,51 @@
+package io.nccldoctor.reports.results;
+
+import io.nccldoctor.collectives.parse.NcclTestsOutput;
+import io.nccldoctor.core.Fact;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One measured sweep: the rows of one run of one collective in one environment, from nccl-tests text or -J
+ * output, or from `nccl-doctor run --json`.
+ *
+ * @param label       what the reader calls it: "allgather", "allgather NCCL_PROTO=LL128", a file name
+ * @param source      the file it came from
+ * @param tool        "nccl-tests" (text or -J) or "nccl-doctor run"
+ * @param collective  allreduce, allgather, alltoall, reducescatter, broadcast, reduce, sendrecv; absent when the
+ *                    output does not say
+ * @param ranks       the world size (nccl-tests' "# Rank" lines, or the run's world size)
+ * @param nodes       how many hosts the ranks are on
+ * @param env         NCCL_* variables the run had, when known (a bundle says; nccl-tests output does not)
+ * @param ncclVersion the NCCL library the run used, when the output says
+ * @param rows        as nccl-tests prints them
+ * @param aligned     per size in bytes, whether every per-rank or per-peer chunk started on a 16-byte boundary;
+ *                    empty when the tool does not record it
+ * @param repeat      0 for the first sweep with this label, 1 for the next: repeated measurements of one setting
+ */
+public record Sweep(String label, String source, String tool, Fact<String> collective, Fact<Integer> ranks, Fact<Integer> nodes,
+                    Map<String, String> env, Fact<String> ncclVersion, List<NcclTestsOutput.Row> rows, Map<Long, Boolean> aligned,
+                    int repeat) {
+
+    public Sweep {
+        env = Map.copyOf(env);
+        rows = List.copyOf(rows);
+        aligned = Map.copyOf(aligned);
+    }
+
+    /** The row of a size, if measured. */
+    public Optional<NcclTestsOutput.Row> row(long sizeBytes) {
+        return rows.stream().filter(r -> r.sizeBytes() == sizeBytes).findFirst();
+    }
+
+    /** The out-of-place bus bandwidth at the largest size, the figure a plateau is judged by. */
+    public Optional<NcclTestsOutput.Row> largest() {
+        return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(rows.size() - 1));
+    }
+
+    /** The same sweep under another label or repeat index. */
+    public Sweep withLabel(String newLabel, int newRepeat) {
+        return new Sweep(newLabel, source, tool, collective, ranks, nodes, env, ncclVersion, rows, aligned, newRepeat);
+    }
+}
