@@ -5,6 +5,7 @@ import io.nccldoctor.reports.Rule;
 import io.nccldoctor.reports.RuleInfo;
 import io.nccldoctor.reports.rules.Registry;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -31,15 +32,16 @@ final class ExplainCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        List<RuleInfo> all = new java.util.ArrayList<>(Registry.nodeRules().stream().map(Rule::info).toList());
+        io.nccldoctor.reports.results.Reports.resultRules().forEach(r -> all.add(r.info()));
         if (list || code == null) {
-            for (Rule r : Registry.nodeRules()) {
-                RuleInfo i = r.info();
+            for (RuleInfo i : all) {
                 out.printf("%-28s %-5s %s%n", i.code(), i.severity().label(), i.title());
             }
             return 0;
         }
         String wanted = code.toUpperCase(Locale.ROOT).replace('-', '_');
-        Optional<RuleInfo> info = Registry.nodeRules().stream().map(Rule::info).filter(i -> i.code().equals(wanted)).findFirst();
+        Optional<RuleInfo> info = all.stream().filter(i -> i.code().equals(wanted)).findFirst();
         RuleInfo i = info.orElseThrow(() -> new InputException("explain: no finding code " + code + "; 'nccl-doctor explain --list' lists them"));
         out.println(i.code() + " (" + i.severity().label() + "): " + i.title());
         out.println();

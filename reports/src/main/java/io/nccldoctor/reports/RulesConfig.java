@@ -22,9 +22,17 @@ public record RulesConfig(Map<String, Severity> severity, List<String> disabled,
      * @param ncclMinimumVersion the oldest NCCL this site accepts, e.g. "2.27.5"; unset: no minimum
      * @param roceMinMtu         the smallest netdev MTU for a RoCE port (default {@link Defaults#ROCE_MIN_MTU})
      */
-    public record Thresholds(String ncclMinimumVersion, Integer roceMinMtu) {
+    public record Thresholds(String ncclMinimumVersion, Integer roceMinMtu, ResultThresholds results) {
         public Thresholds(String ncclMinimumVersion) {
-            this(ncclMinimumVersion, null);
+            this(ncclMinimumVersion, null, null);
+        }
+
+        public Thresholds(String ncclMinimumVersion, Integer roceMinMtu) {
+            this(ncclMinimumVersion, roceMinMtu, null);
+        }
+
+        public Thresholds {
+            results = results == null ? ResultThresholds.DEFAULTS : results.withDefaults();
         }
 
         public Optional<String> ncclMinimum() {

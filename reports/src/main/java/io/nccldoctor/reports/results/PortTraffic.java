@@ -23,21 +23,6 @@ public record PortTraffic(String label, Map<String, Long> txBytes, String source
     }
 
     public static double cv(double[] values) {
-        if (values.length == 0) {
-            return Double.NaN;
-        }
-        double mean = 0;
-        for (double v : values) {
-            mean += v;
-        }
-        mean /= values.length;
-        if (mean == 0) {
-            return Double.NaN;
-        }
-        double var = 0;
-        for (double v : values) {
-            var += (v - mean) * (v - mean);
-        }
-        return Math.sqrt(var / values.length) / mean;
+        return io.nccldoctor.reports.chart.PortBalance.cv(values);
     }
 }

@@ -1,0 +1,43 @@
+package io.nccldoctor.reports;
+
+/**
+ * configs/rules.yaml {@code thresholds.results}: what the pattern detectors over measured results call constant,
+ * far below, unstable. Each unset key takes its default; every fraction is of the reference named beside it.
+ *
+ * @param constantMinSizes    consecutive sizes a plateau must span to count as constant
+ * @param constantBand        their spread, (max - min) / median, at most this
+ * @param constantBelow       ... and their median below this fraction of the narrowest ceiling (or starting at
+ *                            or below {@code constantSmallBytes} where no ceiling is known: real sweeps rise there)
+ * @param constantSmallBytes  see above
+ * @param linkTolerance       a plateau within this fraction of a link's ceiling sits at that link
+ * @param cliffFraction       a misaligned row below this fraction of its aligned neighbours (or nccl-tests) is a cliff
+ * @param protocolFraction    a collective below this fraction of allreduce's busbw on the same ranks and sizes
+ * @param protocolLift        and a pinned NCCL_PROTO that multiplies it by at least this
+ * @param farBelowFraction    a sweep whose peak busbw is below this fraction of the narrowest ceiling
+ * @param divergenceFraction  in-place and out-of-place busbw differing by more than this fraction of the larger
+ * @param stableCv            repeated sweeps whose busbw at one size scatters with a CV above this are unstable
+ * @param minBytes            the detectors of divergence, instability and protocol compare sizes from here up
+ *                            (below, latency noise dominates)
+ * @param linkCv              per-link traffic with a CV above this is imbalanced
+ */
+public record ResultThresholds(Integer constantMinSizes, Double constantBand, Double constantBelow, Long constantSmallBytes,
+                               Double linkTolerance, Double cliffFraction, Double protocolFraction, Double protocolLift,
+                               Double farBelowFraction, Double divergenceFraction, Double stableCv, Long minBytes, Double linkCv) {
+
+    public static final ResultThresholds DEFAULTS = new ResultThresholds(6, 0.05, 0.6, 65536L, 0.10, 0.5, 0.5, 2.0, 0.5, 0.25, 0.10,
+            1048576L, 0.20);
+
+    /** Unset keys from {@link #DEFAULTS}. */
+    public ResultThresholds withDefaults() {
+        ResultThresholds d = DEFAULTS;
+        return new ResultThresholds(or(constantMinSizes, d.constantMinSizes), or(constantBand, d.constantBand),
+                or(constantBelow, d.constantBelow), or(constantSmallBytes, d.constantSmallBytes), or(linkTolerance, d.linkTolerance),
+                or(cliffFraction, d.cliffFraction), or(protocolFraction, d.protocolFraction), or(protocolLift, d.protocolLift),
+                or(farBelowFraction, d.farBelowFraction), or(divergenceFraction, d.divergenceFraction), or(stableCv, d.stableCv),
+                or(minBytes, d.minBytes), or(linkCv, d.linkCv));
+    }
+
+    private static <T> T or(T v, T d) {
+        return v == null ? d : v;
+    }
+}
