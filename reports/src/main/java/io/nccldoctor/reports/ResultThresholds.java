@@ -6,9 +6,9 @@ package io.nccldoctor.reports;
  *
  * @param constantMinSizes    consecutive sizes a plateau must span to count as constant
  * @param constantBand        their spread, (max - min) / median, at most this
- * @param constantBelow       ... and their median below this fraction of the narrowest ceiling (or starting at
- *                            or below {@code constantSmallBytes} where no ceiling is known: real sweeps rise there)
- * @param constantSmallBytes  see above
+ * @param constantBelow       ... and their median below this fraction of the narrowest ceiling, or
+ * @param constantSmallBytes  ... the plateau already flat at this size or below, where real sweeps still rise (unless it
+ *                            sits within linkTolerance of the ceiling: that is LINK_LIMITED)
  * @param linkTolerance       a plateau within this fraction of a link's ceiling sits at that link
  * @param cliffFraction       a misaligned row below this fraction of its aligned neighbours (or nccl-tests) is a cliff
  * @param protocolFraction    a collective below this fraction of allreduce's busbw on the same ranks and sizes

@@ -49,7 +49,10 @@ public final class ConstantCeiling implements ResultRule {
             boolean multiNode = s.nodes().orElse(2) > 1;
             Optional<Ceiling> applies = ceiling.filter(c -> multiNode);
             boolean flatWhereItShouldRise = first.sizeBytes() <= t.constantSmallBytes();
-            boolean fires = applies.isPresent() ? run.median() < t.constantBelow() * applies.get().busBwGBps() : flatWhereItShouldRise;
+            boolean wellBelow = applies.isPresent() && run.median() < t.constantBelow() * applies.get().busBwGBps();
+            boolean atTheLink = applies.isPresent()
+                    && Math.abs(run.median() - applies.get().busBwGBps()) <= t.linkTolerance() * applies.get().busBwGBps();
+            boolean fires = wellBelow || (flatWhereItShouldRise && !atTheLink); // a plateau at the link is LINK_LIMITED's
             if (!fires) {
                 continue;
             }

@@ -1,0 +1,202 @@
+package io.nccldoctor.cli;
+
+import io.nccldoctor.core.InputException;
+import io.nccldoctor.core.Json;
+import io.nccldoctor.core.Snapshots;
+import io.nccldoctor.core.capture.Capture;
+import io.nccldoctor.reports.NodeShape;
+import io.nccldoctor.reports.RuleContext;
+import io.nccldoctor.reports.RulesConfig;
+import io.nccldoctor.reports.chart.Chart;
+import io.nccldoctor.reports.chart.Format;
+import io.nccldoctor.reports.html.HtmlReport;
+import io.nccldoctor.reports.render.JUnitReport;
+import io.nccldoctor.reports.render.MarkdownReport;
+import io.nccldoctor.reports.render.PrometheusReport;
+import io.nccldoctor.reports.results.Report;
+import io.nccldoctor.reports.results.ReportCharts;
+import io.nccldoctor.reports.results.ReportText;
+import io.nccldoctor.reports.results.Reports;
+import io.nccldoctor.reports.results.ResultInputs;
+import io.nccldoctor.reports.results.ResultSet;
+import io.nccldoctor.reports.rules.Registry;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+@Command(name = "report", mixinStandardHelpOptions = true,
+        description = {
+            "Judges measured results and renders them: the verdict, findings with evidence and remedy, charts.",
+            "",
+            "INPUT is any of: nccl-tests output (text, or the -J JSON file); `nccl-doctor run --json` output; the --json of "
+                + "preflight, topo or gdr, or a capture folder (`nccl-doctor capture -o DIR`), for the node facts the "
+                + "ceilings come from; a bundle folder whose report.yaml names all of these with labels, NCCL_* settings, a "
+                + "perftest matrix, extra ceilings and per-link traffic (docs/report.md).",
+            "",
+            "The pattern detectors (nccl-doctor explain --list) look for a constant ceiling, a plateau at a narrow link, "
+                + "a sweep far below its ceiling, wrong elements, one collective far below allreduce that a pinned protocol "
+                + "lifts, misaligned sizes that fall off a cliff, in-place against out-of-place, repeated runs that scatter, "
+                + "uneven link traffic, and single-rank runs; thresholds in configs/rules.yaml."},
+        footer = {"",
+            "Formats (from the extension of -o, or --format): html (one self-contained file), md (Markdown for a ticket), "
+                + "json, xml (JUnit, a test case per check), prom (Prometheus textfile, docs/metrics.md), png or svg "
+                + "(one chart, --chart NAME), txt or terminal. Without -o: the terminal form on stdout.",
+            "",
+            "Examples:",
+            "  nccl-doctor report all_reduce.txt all_gather.txt",
+            "  nccl-doctor report configs/examples/field-report-cluster -o example.html",
+            "  nccl-doctor report run.json node1-capture -o results.xml",
+            "  nccl-doctor report configs/examples/field-report-cluster --list-charts",
+            "  nccl-doctor report configs/examples/field-report-cluster -o busbw.svg --chart busbw",
+            "",
+            "Exit codes: 0 no error-level finding, 1 an error-level finding, 2 bad usage or input, 3 the tool failed."})
+final class ReportCommand implements Callable<Integer> {
+
+    @Parameters(arity = "1..*", paramLabel = "INPUT", description = "Result files, snapshots, capture folders or bundles.")
+    List<String> inputs;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the report here; the format follows the extension.")
+    Path output;
+
+    @Option(names = "--format", paramLabel = "FORMAT", description = "html, md, json, xml (or junit), prom, png, svg, txt (or terminal).")
+    String format;
+
+    @Option(names = "--chart", paramLabel = "NAME", description = "For png and svg: which chart (--list-charts names them). Default: busbw.")
+    String chart;
+
+    @Option(names = "--list-charts", description = "Name the charts these inputs give, and stop.")
+    boolean listCharts;
+
+    @Option(names = "--size", paramLabel = "WxH", defaultValue = "1100x560", description = "For png and svg: pixels. Default: ${DEFAULT-VALUE}.")
+    String size;
+
+    @Option(names = "--rules", paramLabel = "FILE", description = "Rule configuration (default: configs/rules.yaml).")
+    Path rulesFile;
+
+    @Option(names = "--force", description = "Overwrite FILE if it exists.")
+    boolean force;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        String fmt = format(format, output);
+        if (output != null && Files.exists(output) && !force) {
+            throw new InputException("-o " + output + ": exists; give another name, or --force to overwrite it");
+        }
+        RulesConfig config = Configs.rules(rulesFile, Registry.nodeRules());
+        ResultSet data = new ResultInputs(dir -> Snapshots.take(Capture.open(dir).host(), Probes.withGpus(), List.of("report", dir.toString()),
+                VersionInfo.toolVersion(), Clock.systemUTC())).read(inputs, Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
+        Report report = Reports.judge(data, Registry.nodeRules(), new RuleContext(config, NodeShape.none()));
+        PrintWriter out = spec.commandLine().getOut();
+        Map<String, Chart> charts = null;
+        if (listCharts || fmt.equals("png") || fmt.equals("svg")) {
+            charts = ReportCharts.all(report, config.thresholds().results());
+        }
+        if (listCharts) {
+            if (charts.isEmpty()) {
+                out.println("no chart: these inputs hold no sweep, perftest matrix, node topology or link traffic");
+            }
+            charts.keySet().forEach(out::println);
+            out.flush();
+            return 0;
+        }
+        byte[] bytes = switch (fmt) {
+            case "png", "svg" -> chart(charts, fmt);
+            case "html" -> utf8(HtmlReport.render(report, config.thresholds().results()));
+            case "md" -> utf8(MarkdownReport.render(report));
+            case "json" -> utf8(Json.write(report));
+            case "junit" -> utf8(JUnitReport.render(report));
+            case "prom" -> utf8(PrometheusReport.render(report));
+            default -> utf8(ReportText.render(report));
+        };
+        if (output == null) {
+            if (fmt.equals("png")) {
+                throw new InputException("--format png writes binary data: give -o FILE.png");
+            }
+            out.print(new String(bytes, StandardCharsets.UTF_8));
+        } else {
+            write(output, bytes);
+            out.println("wrote " + output + " (" + fmt + "): " + report.verdictLine());
+        }
+        out.flush();
+        return report.exitCode();
+    }
+
+    static String format(String flag, Path output) {
+        String f = flag != null ? flag.toLowerCase(Locale.ROOT)
+                : output == null ? "terminal" : extension(output.getFileName().toString());
+        return switch (f) {
+            case "html", "htm" -> "html";
+            case "md", "markdown" -> "md";
+            case "json" -> "json";
+            case "xml", "junit" -> "junit";
+            case "prom", "prometheus" -> "prom";
+            case "png" -> "png";
+            case "svg" -> "svg";
+            case "txt", "text", "terminal" -> "terminal";
+            default -> throw new InputException((flag != null ? "--format " + flag : "-o " + output)
+                    + ": unknown format; use html, md, json, xml, prom, png, svg or txt (or give --format)");
+        };
+    }
+
+    private static String extension(String name) {
+        int dot = name.lastIndexOf('.');
+        return dot < 0 ? "" : name.substring(dot + 1);
+    }
+
+    private byte[] chart(Map<String, Chart> charts, String fmt) {
+        String name = chart == null ? "busbw" : chart;
+        Chart c = charts.get(name);
+        if (c == null) {
+            throw new InputException("--chart " + name + ": " + (charts.isEmpty() ? "these inputs give no chart"
+                    : "not among the charts of these inputs: " + String.join(", ", charts.keySet())));
+        }
+        String[] wh = size.toLowerCase(Locale.ROOT).split("x");
+        int w;
+        int h;
+        try {
+            w = Integer.parseInt(wh[0]);
+            h = Integer.parseInt(wh[1]);
+        } catch (RuntimeException e) {
+            throw new InputException("--size " + size + ": give WIDTHxHEIGHT in pixels, e.g. 1100x560");
+        }
+        if (w < 100 || h < 100 || w > 8192 || h > 8192) {
+            throw new InputException("--size " + size + ": each side from 100 to 8192 pixels");
+        }
+        return c.render(fmt.equals("png") ? Format.PNG : Format.SVG, w, h);
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Written next to the target and moved into place, so a failed run never leaves half a report. */
+    private static void write(Path target, byte[] bytes) {
+        try {
+            Path dir = target.toAbsolutePath().getParent();
+            Files.createDirectories(dir);
+            Path tmp = Files.createTempFile(dir, ".nccl-doctor-report-", ".tmp");
+            Files.write(tmp, bytes);
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new InputException("-o " + target + ": cannot write (" + e.getMessage() + ")", e);
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package io.nccldoctor.reports.results;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.nccldoctor.collectives.LibrariesProbe;
+import io.nccldoctor.core.Probe;
+import io.nccldoctor.core.Snapshot;
+import io.nccldoctor.core.Snapshots;
+import io.nccldoctor.core.capture.Capture;
+import io.nccldoctor.gdr.GdrHostProbe;
+import io.nccldoctor.gdr.GpuProbe;
+import io.nccldoctor.gdr.NvidiaDriverProbe;
+import io.nccldoctor.gdr.RdmaProbe;
+import io.nccldoctor.pcie.PciInventoryProbe;
+import io.nccldoctor.pcie.PlatformProbe;
+import io.nccldoctor.reports.Finding;
+import io.nccldoctor.reports.NodeShape;
+import io.nccldoctor.reports.ResultThresholds;
+import io.nccldoctor.reports.RuleContext;
+import io.nccldoctor.reports.RulesConfig;
+import io.nccldoctor.reports.html.HtmlReport;
+import io.nccldoctor.reports.rules.Registry;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The shipped example bundle shows every pattern and every chart, and renders fast. */
+class ExampleReportTest {
+
+    static final Path EXAMPLE = Path.of("../configs/examples/field-report-cluster");
+
+    static Report example() {
+        List<Probe<?>> probes = List.of(new PlatformProbe(), new PciInventoryProbe(), new NvidiaDriverProbe(), new LibrariesProbe(),
+                new RdmaProbe(), new GdrHostProbe(), new GpuProbe());
+        ResultSet data = new ResultInputs(dir -> Snapshots.take(Capture.open(dir).host(), probes, List.of("report"), "test",
+                Clock.systemUTC())).read(List.of(EXAMPLE.toString()), "2026-11-30T00:00:00Z");
+        return Reports.judge(data, Registry.nodeRules(), new RuleContext(RulesConfig.defaults(), NodeShape.none()));
+    }
+
+    @Test
+    void everyPatternFires() {
+        Report r = example();
+        assertThat(r.data().example()).isTrue();
+        assertThat(r.data().sweeps()).hasSize(10);
+        List<String> codes = r.findings().stream().map(Finding::code).distinct().toList();
+        assertThat(codes).contains("CONSTANT_CEILING", "LINK_LIMITED", "FAR_BELOW_EXPECTED", "DATA_CORRUPTION", "PROTOCOL_PATHOLOGY",
+                "ALIGNMENT_CLIFF", "INPLACE_DIVERGENCE", "UNSTABLE_RESULTS", "LINK_IMBALANCE", "SINGLE_RANK", "GDR_READ_ASYMMETRY");
+        assertThat(r.verdict()).isEqualTo("FAIL");
+        Finding protocol = r.findings().stream().filter(f -> f.code().equals("PROTOCOL_PATHOLOGY")).findFirst().orElseThrow();
+        assertThat(protocol.title()).isEqualTo("allgather runs at 21 % of allreduce; NCCL_PROTO=LL128 lifts it 3.54x");
+        assertThat(r.data().ceilings()).extracting(Ceiling::label).containsExactly("arrowlake-ws: NIC line rate", "arrowlake-ws: NIC PCIe link");
+        assertThat(r.data().narrowest().orElseThrow().busBwGBps()).isCloseTo(7.2, org.assertj.core.data.Offset.offset(0.01));
+        Finding asym = r.findings().stream().filter(f -> f.code().equals("GDR_READ_ASYMMETRY")).findFirst().orElseThrow();
+        assertThat(asym.title()).contains("43.6 Gbit/s").contains("Arrow Lake");
+    }
+
+    @Test
+    void everyChartIsThere() {
+        Report r = example();
+        Map<String, ?> charts = ReportCharts.all(r, ResultThresholds.DEFAULTS);
+        assertThat(charts).containsKeys("busbw", "busbw-2", "aligned", "nic-reads-arrowlake-ws", "nic-writes-arrowlake-ws",
+                "paths-arrowlake-ws", "traffic", "traffic-2");
+    }
+
+    /** Done when: rendering the example report takes under 2 s in a warm JVM. */
+    @Test
+    void rendersInUnderTwoSecondsWarm() {
+        Report r = example();
+        HtmlReport.render(r, ResultThresholds.DEFAULTS); // warm: fonts, XChart, the JIT
+        long best = Long.MAX_VALUE;
+        for (int i = 0; i < 3; i++) {
+            long t0 = System.nanoTime();
+            String html = HtmlReport.render(r, ResultThresholds.DEFAULTS);
+            best = Math.min(best, System.nanoTime() - t0);
+            assertThat(html).contains("EXAMPLE DATA");
+        }
+        System.out.printf("example report: HTML rendered in %d ms (best of 3, warm JVM)%n", best / 1_000_000);
+        assertThat(best / 1e9).isLessThan(2.0);
+    }
+}
