@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Locks the Markdown form of one report. Runs under a German locale so that a decimal
- * comma cannot slip into it. To accept an intended change, run with -Dgolden.update=true and review the
+ * Locks the Markdown and JUnit XML forms of one report. Runs under a German locale so that a decimal
+ * comma cannot slip into either. To accept an intended change, run with -Dgolden.update=true and review the
  * diff of src/test/resources/golden/report.
  */
 @ExtendWith(GermanLocale.class)
@@ -24,7 +24,14 @@ class RenderGoldenTest {
     }
 
     @Test
+    void junit() throws IOException {
+        matches("report.junit.xml", JUnitReport.render(SampleReport.report()));
+    }
+
+    @Test
     void sameReportSameBytes() {
+        assertThat(JUnitReport.render(SampleReport.report())).as("JUnit XML is deterministic")
+                .isEqualTo(JUnitReport.render(SampleReport.report()));
         assertThat(MarkdownReport.render(SampleReport.report())).as("Markdown is deterministic")
                 .isEqualTo(MarkdownReport.render(SampleReport.report()));
     }
