@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Locks the Markdown and JUnit XML forms of one report. Runs under a German locale so that a decimal
- * comma cannot slip into either. To accept an intended change, run with -Dgolden.update=true and review the
+ * Locks the Markdown, JUnit XML and Prometheus forms of one report. Runs under a German locale so that a decimal
+ * comma cannot slip into any of them. To accept an intended change, run with -Dgolden.update=true and review the
  * diff of src/test/resources/golden/report.
  */
 @ExtendWith(GermanLocale.class)
@@ -29,9 +29,16 @@ class RenderGoldenTest {
     }
 
     @Test
+    void prometheus() throws IOException {
+        matches("report.prom", PrometheusReport.render(SampleReport.report()));
+    }
+
+    @Test
     void sameReportSameBytes() {
         assertThat(JUnitReport.render(SampleReport.report())).as("JUnit XML is deterministic")
                 .isEqualTo(JUnitReport.render(SampleReport.report()));
+        assertThat(PrometheusReport.render(SampleReport.report())).as("Prometheus text is deterministic")
+                .isEqualTo(PrometheusReport.render(SampleReport.report()));
         assertThat(MarkdownReport.render(SampleReport.report())).as("Markdown is deterministic")
                 .isEqualTo(MarkdownReport.render(SampleReport.report()));
     }
