@@ -86,9 +86,9 @@ final class SampleReport {
     private static List<Ceiling> ceilings() {
         return List.of(
                 new Ceiling("mlx5_0 PCIe Gen4 x8 slot", 12.61, "0000:01:00.0 (Gen4 x8)",
-                        List.of("LnkSta 16GT/s x8 (lspci -vv)", "128b/130b encoding, 242 B of 256 B TLP payload")),
+                        List.of("LnkSta 16GT/s x8 (lspci -vv)", "128b/130b encoding, 242 B of 256 B TLP payload"), Ceiling.Kind.PCIE),
                 new Ceiling("NIC line rate", 25.0, "mlx5_0/1 + mlx5_1/1 (2 x 100 Gbit/s)",
-                        List.of("/sys/class/infiniband/mlx5_0/ports/1/rate: 100 Gb/sec (4X EDR)")));
+                        List.of("/sys/class/infiniband/mlx5_0/ports/1/rate: 100 Gb/sec (4X EDR)"), Ceiling.Kind.LINE_RATE));
     }
 
     private static List<PortTraffic> traffic() {
