@@ -6,9 +6,8 @@ package io.nccldoctor.reports;
  *
  * @param constantMinSizes    consecutive sizes a plateau must span to count as constant
  * @param constantBand        their spread, (max - min) / median, at most this
- * @param constantBelow       ... and their median below this fraction of the narrowest ceiling, or
- * @param constantSmallBytes  ... the plateau already flat at this size or below, where real sweeps still rise (unless it
- *                            sits within linkTolerance of the ceiling: that is LINK_LIMITED)
+ * @param constantSmallBytes  ... already flat at this size or below, where real sweeps still rise (unless the plateau sits
+ *                            within linkTolerance of the narrowest ceiling: that is LINK_LIMITED)
  * @param linkTolerance       a plateau within this fraction of a link's ceiling sits at that link
  * @param cliffFraction       a misaligned row below this fraction of its aligned neighbours (or nccl-tests) is a cliff
  * @param protocolFraction    a collective below this fraction of allreduce's busbw on the same ranks and sizes
@@ -20,18 +19,18 @@ package io.nccldoctor.reports;
  *                            (below, latency noise dominates)
  * @param linkCv              per-link traffic with a CV above this is imbalanced
  */
-public record ResultThresholds(Integer constantMinSizes, Double constantBand, Double constantBelow, Long constantSmallBytes,
+public record ResultThresholds(Integer constantMinSizes, Double constantBand, Long constantSmallBytes,
                                Double linkTolerance, Double cliffFraction, Double protocolFraction, Double protocolLift,
                                Double farBelowFraction, Double divergenceFraction, Double stableCv, Long minBytes, Double linkCv) {
 
-    public static final ResultThresholds DEFAULTS = new ResultThresholds(6, 0.05, 0.6, 65536L, 0.10, 0.5, 0.5, 2.0, 0.5, 0.25, 0.10,
+    public static final ResultThresholds DEFAULTS = new ResultThresholds(6, 0.05, 65536L, 0.10, 0.5, 0.5, 2.0, 0.5, 0.25, 0.10,
             1048576L, 0.20);
 
     /** Unset keys from {@link #DEFAULTS}. */
     public ResultThresholds withDefaults() {
         ResultThresholds d = DEFAULTS;
         return new ResultThresholds(or(constantMinSizes, d.constantMinSizes), or(constantBand, d.constantBand),
-                or(constantBelow, d.constantBelow), or(constantSmallBytes, d.constantSmallBytes), or(linkTolerance, d.linkTolerance),
+                or(constantSmallBytes, d.constantSmallBytes), or(linkTolerance, d.linkTolerance),
                 or(cliffFraction, d.cliffFraction), or(protocolFraction, d.protocolFraction), or(protocolLift, d.protocolLift),
                 or(farBelowFraction, d.farBelowFraction), or(divergenceFraction, d.divergenceFraction), or(stableCv, d.stableCv),
                 or(minBytes, d.minBytes), or(linkCv, d.linkCv));

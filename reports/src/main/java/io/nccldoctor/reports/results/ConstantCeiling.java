@@ -49,10 +49,11 @@ public final class ConstantCeiling implements ResultRule {
             boolean multiNode = s.nodes().orElse(2) > 1;
             Optional<Ceiling> applies = ceiling.filter(c -> multiNode);
             boolean flatWhereItShouldRise = first.sizeBytes() <= t.constantSmallBytes();
-            boolean wellBelow = applies.isPresent() && run.median() < t.constantBelow() * applies.get().busBwGBps();
             boolean atTheLink = applies.isPresent()
                     && Math.abs(run.median() - applies.get().busBwGBps()) <= t.linkTolerance() * applies.get().busBwGBps();
-            boolean fires = wellBelow || (flatWhereItShouldRise && !atTheLink); // a plateau at the link is LINK_LIMITED's
+            // Flat where a real sweep still rises; a plateau that only forms at large sizes is FAR_BELOW_EXPECTED's, and
+            // one at a link's ceiling is LINK_LIMITED's.
+            boolean fires = flatWhereItShouldRise && !atTheLink;
             if (!fires) {
                 continue;
             }
@@ -60,10 +61,8 @@ public final class ConstantCeiling implements ResultRule {
             evidence.add(run.length() + " consecutive sizes from " + SweepMath.size(first.sizeBytes()) + " to "
                     + SweepMath.size(last.sizeBytes()) + " all give " + SweepMath.gb(run.median()) + " busbw (spread "
                     + SweepMath.pct(run.spread()) + ", threshold " + SweepMath.pct(t.constantBand()) + ") in " + s.source());
-            if (flatWhereItShouldRise) {
-                evidence.add("already flat at " + SweepMath.size(first.sizeBytes()) + ", where latency should still dominate and "
-                        + "bandwidth rise with size");
-            }
+            evidence.add("already flat at " + SweepMath.size(first.sizeBytes()) + ", where latency should still dominate and bandwidth "
+                    + "rise with size (threshold: flat from " + SweepMath.size(t.constantSmallBytes()) + " or below)");
             applies.ifPresent(c -> evidence.add("narrowest ceiling: " + c.label() + " = " + SweepMath.gb(c.busBwGBps())
                     + "; the plateau is " + SweepMath.pct(run.median() / c.busBwGBps()) + " of it"));
             evidence.add(String.format(java.util.Locale.ROOT, "%.2f GB/s = %.2f Gbit/s = %,.0f MiB/s", run.median(), run.median() * 8,

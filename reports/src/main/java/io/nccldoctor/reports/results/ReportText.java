@@ -32,7 +32,8 @@ public final class ReportText {
                 String peak = w.rows().stream().max(Comparator.comparingDouble(x -> x.outOfPlace().busBwGBps()))
                         .map(ReportText::peak).orElse("no rows");
                 s.append(String.format(Locale.ROOT, "  %-32s %-13s %-17s %s%n", oneLine(w.label()) + (w.repeat() > 0 ? " #" + (w.repeat() + 1) : ""),
-                        w.collective().orElse("?"), w.ranks().map(n -> n + " ranks").orElse("? ranks") + w.nodes().map(n -> "/" + n + " nodes").orElse(""),
+                        w.collective().orElse("?"), w.ranks().map(n -> n + (n == 1 ? " rank" : " ranks")).orElse("? ranks")
+                                + w.nodes().map(n -> "/" + n + (n == 1 ? " node" : " nodes")).orElse(""),
                         peak));
             }
             s.append('\n');

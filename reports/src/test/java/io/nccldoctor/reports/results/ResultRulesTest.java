@@ -39,14 +39,20 @@ class ResultRulesTest {
     }
 
     @Test
-    void constantCeilingIgnoresAHealthyPlateauAndRespectsItsThreshold() {
+    void constantCeilingIgnoresHealthyPlateausAndPlateausAtTheLink() {
         Sweep healthy = sweep("allreduce", "allreduce", 3, 3, Map.of(), rows(KIB, 4 * GIB, b -> healthy(b, 23)));
         assertThat(findings(new ConstantCeiling(), set(List.of(healthy), List.of(line(200)), List.of()))).isEmpty();
-        // a top plateau over 8 sizes: at 0.55 of a 25 GB/s ceiling it fires, at 0.65 it does not (constantBelow 0.6)
-        for (double fraction : new double[] {0.55, 0.65}) {
-            Sweep capped = sweep("c", "allreduce", 3, 3, Map.of(), rows(KIB, 4 * GIB, b -> Math.min(healthy(b, 50), 25 * fraction)));
-            assertThat(findings(new ConstantCeiling(), set(List.of(capped), List.of(line(200)), List.of())))
-                    .as("plateau at %.2f of the ceiling", fraction).hasSize(fraction < 0.6 ? 1 : 0);
+        // a plateau that forms only at large sizes, however low, is FAR_BELOW_EXPECTED's
+        Sweep lowTop = sweep("c", "allreduce", 3, 3, Map.of(), rows(KIB, 4 * GIB, b -> Math.min(healthy(b, 50), 25 * 0.3)));
+        assertThat(findings(new ConstantCeiling(), set(List.of(lowTop), List.of(line(200)), List.of()))).isEmpty();
+        // flat from small sizes: fires below the link, not within 10 % of it (LINK_LIMITED's); and the start threshold holds
+        for (double level : new double[] {20.0, 23.0}) {
+            for (long from : new long[] {64 * KIB, 128 * KIB}) {
+                Sweep flat = sweep("f", "allreduce", 3, 3, Map.of(), rows(from, GIB, b -> level));
+                boolean fires = level < 25 * 0.9 && from <= 64 * KIB;
+                assertThat(findings(new ConstantCeiling(), set(List.of(flat), List.of(line(200)), List.of())))
+                        .as("flat at %.0f GB/s from %d bytes", level, from).hasSize(fires ? 1 : 0);
+            }
         }
     }
 
