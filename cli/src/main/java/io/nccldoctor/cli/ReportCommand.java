@@ -192,8 +192,8 @@ final class ReportCommand implements Callable<Integer> {
         try {
             Path dir = target.toAbsolutePath().getParent();
             Files.createDirectories(dir);
-            Path tmp = Files.createTempFile(dir, ".nccl-doctor-report-", ".tmp");
-            Files.write(tmp, bytes);
+            Path tmp = dir.resolve(".nccl-doctor-report-" + ProcessHandle.current().pid() + "-" + System.nanoTime() + ".tmp");
+            Files.write(tmp, bytes, java.nio.file.StandardOpenOption.CREATE_NEW); // the umask's permissions, as any new file
             Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new InputException("-o " + target + ": cannot write (" + e.getMessage() + ")", e);

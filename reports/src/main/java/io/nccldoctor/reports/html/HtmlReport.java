@@ -111,14 +111,14 @@ public final class HtmlReport {
         }
         charts.forEach((name, c) -> {
             if (name.startsWith("busbw") || name.equals("aligned")) {
-                image(h, c, name, 1100, 560);
+                image(h, c, name, 1100, 600);
             }
         });
         for (Sweep s : r.data().sweeps()) {
             h.append("<details><summary>").append(esc(s.label())).append(s.repeat() > 0 ? " (run " + (s.repeat() + 1) + ")" : "")
                     .append(" · ").append(esc(s.collective().orElse("collective unknown"))).append(" · ")
-                    .append(esc(s.ranks().map(String::valueOf).orElse("?"))).append(" ranks · ")
-                    .append(esc(s.nodes().map(String::valueOf).orElse("?"))).append(" nodes · NCCL ")
+                    .append(esc(s.ranks().map(n -> n + (n == 1 ? " rank" : " ranks")).orElse("? ranks"))).append(" · ")
+                    .append(esc(s.nodes().map(n -> n + (n == 1 ? " node" : " nodes")).orElse("? nodes"))).append(" · NCCL ")
                     .append(esc(s.ncclVersion().orElse("?"))).append(s.env().isEmpty() ? "" : " · " + esc(s.env().toString()))
                     .append(" · ").append(esc(s.tool())).append(": ").append(esc(s.source())).append("</summary>\n");
             h.append("<table><tr><th>size</th><th>count</th><th>type</th><th>time (us)</th><th>algbw (GB/s)</th><th>busbw (GB/s)</th>")
@@ -166,7 +166,9 @@ public final class HtmlReport {
             Chart c = charts.get("paths-" + n.hostName());
             if (c != null) {
                 h.append("<h3>").append(esc(n.hostName())).append("</h3>\n");
-                image(h, c, "paths-" + n.hostName(), 760, 520);
+                int size = 120 + 56 * (int) Math.sqrt(Math.max(1, ((io.nccldoctor.reports.chart.PathMatrix) c).rows().size()
+                        * ((io.nccldoctor.reports.chart.PathMatrix) c).rows().size()));
+                image(h, c, "paths-" + n.hostName(), 760, Math.min(900, size));
             }
         }
         h.append("</section>\n");
@@ -181,8 +183,9 @@ public final class HtmlReport {
             if (reads != null && writes != null) {
                 any = true;
                 h.append("<h3>").append(esc(n.hostName())).append("</h3>\n");
-                image(h, reads, "nic-reads-" + n.hostName(), 540, 360);
-                image(h, writes, "nic-writes-" + n.hostName(), 540, 360);
+                int rows = ((io.nccldoctor.reports.chart.GpuNicHeatMap) reads).gpus().size();
+                image(h, reads, "nic-reads-" + n.hostName(), 540, Math.min(900, 150 + 48 * rows));
+                image(h, writes, "nic-writes-" + n.hostName(), 540, Math.min(900, 150 + 48 * rows));
             }
         }
         if (!any) {

@@ -67,8 +67,10 @@ public final class ProtocolPathology implements ResultRule {
             String title;
             if (best != null && bestLift >= t.protocolLift()) {
                 String proto = best.env().get("NCCL_PROTO");
+                java.util.Set<String> costed = new java.util.HashSet<>();
                 for (Sweep other : results.sweeps()) {
-                    if (!pinned(other) && other.repeat() == 0 && same(other, base) && !other.collective().equals(base.collective())) {
+                    if (!pinned(other) && other.repeat() == 0 && same(other, base) && !other.collective().equals(base.collective())
+                            && other.collective().isValue() && costed.add(other.collective().get())) { // the first sweep of each
                         results.sweeps().stream().filter(p -> proto.equals(p.env().get("NCCL_PROTO")) && p.collective().equals(other.collective())
                                 && same(p, other)).findFirst().ifPresent(p -> {
                                     double change = ratio(p, other, t.minBytes()) - 1;

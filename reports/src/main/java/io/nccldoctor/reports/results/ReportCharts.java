@@ -21,8 +21,10 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The charts of a report, by name (what `report --chart NAME` takes): "busbw" for each group of sweeps on the same
- * ranks and nodes ("busbw-2", … after the first), "aligned" for a run with misaligned sizes against its aligned ones,
+ * The charts of a report, by name (what `report --chart NAME` takes): "busbw", one line per collective on the same
+ * ranks and nodes, and "busbw-COLLECTIVE" for a collective's variants (pinned protocols, repeats); "-2", "-3" … for
+ * further groups of ranks and nodes; single-rank sweeps get none (busbw is 0 by definition). "aligned" for a run
+ * with misaligned sizes against its aligned ones,
  * "nic-reads-HOST" and "nic-writes-HOST" for a node's perftest matrix, "paths-HOST" for its path-type matrix, and
  * "traffic" ("traffic-2", …) for per-link bytes. Regions flagged by a finding are shaded.
  */
@@ -33,9 +35,21 @@ public final class ReportCharts {
 
     public static Map<String, Chart> all(Report r, ResultThresholds t) {
         Map<String, Chart> charts = new LinkedHashMap<>();
-        List<List<Sweep>> groups = groups(r.data().sweeps());
+        List<List<Sweep>> groups = groups(r.data().sweeps()).stream().filter(g -> g.get(0).ranks().orElse(2) > 1).toList();
         for (int g = 0; g < groups.size(); g++) {
-            charts.put(g == 0 ? "busbw" : "busbw-" + (g + 1), sweepChart(r, groups.get(g), t));
+            String suffix = g == 0 ? "" : "-" + (g + 1);
+            List<Sweep> group = groups.get(g);
+            // one line per collective (its first sweep without a pinned protocol), then each collective's variants
+            Map<String, List<Sweep>> byCollective = new LinkedHashMap<>();
+            group.forEach(s -> byCollective.computeIfAbsent(s.collective().orElse("?"), k -> new ArrayList<>()).add(s));
+            List<Sweep> overview = byCollective.values().stream().map(l -> l.stream().filter(s -> s.env().isEmpty() && s.repeat() == 0)
+                    .findFirst().orElse(l.get(0))).toList();
+            charts.put("busbw" + suffix, sweepChart(r, overview, t, "one line per collective"));
+            byCollective.forEach((c, l) -> {
+                if (l.size() > 1) {
+                    charts.put("busbw-" + c + suffix, sweepChart(r, l, t, c + " variants"));
+                }
+            });
         }
         r.data().sweeps().stream().filter(s -> s.aligned().containsValue(false)).findFirst().ifPresent(s -> charts.put("aligned", aligned(r, s)));
         for (Snapshot n : r.data().nodes()) {
@@ -67,17 +81,25 @@ public final class ReportCharts {
         return s.label() + (s.repeat() > 0 ? " (run " + (s.repeat() + 1) + ")" : "");
     }
 
-    private static SizeSweep sweepChart(Report r, List<Sweep> group, ResultThresholds t) {
+    private static SizeSweep sweepChart(Report r, List<Sweep> group, ResultThresholds t, String what) {
         Sweep first = group.get(0);
         String where = first.ranks().map(n -> n + " rank" + (n == 1 ? "" : "s")).orElse("ranks unknown")
                 + first.nodes().map(n -> " on " + n + " node" + (n == 1 ? "" : "s")).orElse("");
-        List<SizeSweep.Series> series = group.stream().map(s -> new SizeSweep.Series(name(s), s.rows().stream()
-                .filter(x -> x.sizeBytes() > 0).map(x -> new SizeSweep.Point(x.sizeBytes(), x.outOfPlace().busBwGBps())).toList()))
-                .filter(x -> !x.points().isEmpty()).toList();
+        List<SizeSweep.Series> series = new ArrayList<>();
+        for (Sweep s : group) {
+            if (s.aligned().containsValue(false)) { // a line through aligned and misaligned sizes would zigzag
+                series.add(new SizeSweep.Series(name(s), points(s, true)));
+                series.add(new SizeSweep.Series(name(s) + ", misaligned sizes", points(s, false)));
+            } else {
+                series.add(new SizeSweep.Series(name(s), s.rows().stream().filter(x -> x.sizeBytes() > 0)
+                        .map(x -> new SizeSweep.Point(x.sizeBytes(), x.outOfPlace().busBwGBps())).toList()));
+            }
+        }
+        series.removeIf(x -> x.points().isEmpty());
         boolean multiNode = first.nodes().orElse(2) > 1;
         List<SizeSweep.Ceiling> ceilings = multiNode ? r.data().ceilings().stream()
-                .map(c -> new SizeSweep.Ceiling(c.label() + " " + SweepMath.num(c.busBwGBps()) + " GB/s", c.busBwGBps())).toList() : List.of();
-        return new SizeSweep("Bus bandwidth against message size, " + where, "busbw (GB/s)", series, ceilings, regions(r, group, t));
+                .map(c -> new SizeSweep.Ceiling(c.label(), c.busBwGBps())).toList() : List.of();
+        return new SizeSweep("Bus bandwidth, " + where + ": " + what, "busbw (GB/s)", series, ceilings, regions(r, group, t));
     }
 
     /** The size ranges the findings point at, for the sweeps of one chart. */
@@ -96,16 +118,24 @@ public final class ReportCharts {
                                     "constant: " + s.label()));
                         }
                     }
-                    case "ALIGNMENT_CLIFF" -> s.rows().stream().filter(x -> !s.aligned().getOrDefault(x.sizeBytes(), true))
-                            .forEach(x -> out.add(new SizeSweep.Region(x.sizeBytes() * 3 / 4, x.sizeBytes() * 4 / 3, "misaligned: " + s.label())));
-                    case "DATA_CORRUPTION" -> s.rows().stream().filter(ReportCharts::wrong)
-                            .forEach(x -> out.add(new SizeSweep.Region(x.sizeBytes() * 3 / 4, x.sizeBytes() * 4 / 3, "wrong data: " + s.label())));
+                    case "ALIGNMENT_CLIFF" -> span(s.rows().stream().filter(x -> !s.aligned().getOrDefault(x.sizeBytes(), true)).toList(),
+                            "misaligned: " + s.label()).ifPresent(out::add);
+                    case "DATA_CORRUPTION" -> span(s.rows().stream().filter(ReportCharts::wrong).toList(), "wrong data: " + s.label())
+                            .ifPresent(out::add);
                     default -> {
                     }
                 }
             }
         }
         return out.stream().distinct().toList();
+    }
+
+    /** One band over the rows' sizes (a little wider than the first and last), so the legend names it once. */
+    private static Optional<SizeSweep.Region> span(List<NcclTestsOutput.Row> rows, String label) {
+        if (rows.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new SizeSweep.Region(rows.get(0).sizeBytes() * 7 / 8, rows.get(rows.size() - 1).sizeBytes() * 8 / 7, label));
     }
 
     private static boolean wrong(NcclTestsOutput.Row x) {

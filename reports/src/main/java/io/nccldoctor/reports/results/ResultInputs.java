@@ -256,6 +256,7 @@ public final class ResultInputs {
             };
             Fact<Double> gbps;
             Fact<String> problem;
+            List<String> from = List.of(e.file() != null ? "perftest output " + dir.resolve(e.file()) : "given in " + file);
             if (e.file() != null) {
                 Path out = dir.resolve(e.file());
                 PerftestOutput p;
@@ -277,7 +278,7 @@ public final class ResultInputs {
                 gbps = Fact.absent(problem.get());
             }
             byNode.computeIfAbsent(e.node(), k -> new ArrayList<>()).add(new PerftestMatrix.Cell(e.gpu(), e.gpuBusId(), e.hca(), d,
-                    List.of(), gbps, problem));
+                    from, gbps, problem));
         }
         for (Map.Entry<String, List<PerftestMatrix.Cell>> e : byNode.entrySet()) {
             int at = -1;

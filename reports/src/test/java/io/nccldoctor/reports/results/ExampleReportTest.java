@@ -60,7 +60,7 @@ class ExampleReportTest {
     void everyChartIsThere() {
         Report r = example();
         Map<String, ?> charts = ReportCharts.all(r, ResultThresholds.DEFAULTS);
-        assertThat(charts).containsKeys("busbw", "busbw-2", "aligned", "nic-reads-arrowlake-ws", "nic-writes-arrowlake-ws",
+        assertThat(charts).containsKeys("busbw", "busbw-allreduce", "busbw-allgather", "busbw-broadcast", "aligned", "nic-reads-arrowlake-ws", "nic-writes-arrowlake-ws",
                 "paths-arrowlake-ws", "traffic", "traffic-2");
     }
 
