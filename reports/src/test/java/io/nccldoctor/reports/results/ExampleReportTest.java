@@ -29,14 +29,8 @@ import org.junit.jupiter.api.Test;
 /** The shipped example bundle shows every pattern and every chart, and renders fast. */
 class ExampleReportTest {
 
-    static final Path EXAMPLE = Path.of("../configs/examples/field-report-cluster");
-
     static Report example() {
-        List<Probe<?>> probes = List.of(new PlatformProbe(), new PciInventoryProbe(), new NvidiaDriverProbe(), new LibrariesProbe(),
-                new RdmaProbe(), new GdrHostProbe(), new GpuProbe());
-        ResultSet data = new ResultInputs(dir -> Snapshots.take(Capture.open(dir).host(), probes, List.of("report"), "test",
-                Clock.systemUTC())).read(List.of(EXAMPLE.toString()), "2026-11-30T00:00:00Z");
-        return Reports.judge(data, Registry.nodeRules(), new RuleContext(RulesConfig.defaults(), NodeShape.none()));
+        return ExampleReports.example();
     }
 
     @Test
