@@ -1,5 +1,7 @@
 package io.nccldoctor.reports.results;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.nccldoctor.reports.Finding;
 import io.nccldoctor.reports.Severity;
 import java.util.Comparator;
@@ -9,7 +11,18 @@ import java.util.List;
  * A judged result set: every check, the findings ordered by severity (errors first), and the verdict. This one model
  * feeds every renderer (terminal, JSON, Markdown, HTML, JUnit XML, Prometheus).
  */
+@JsonPropertyOrder({"schemaVersion", "kind", "verdict", "verdictLine", "exitCode", "data", "findings", "checks"})
 public record Report(ResultSet data, List<Check> checks, List<Finding> findings) {
+
+    @JsonProperty
+    public int schemaVersion() {
+        return 1;
+    }
+
+    @JsonProperty
+    public String kind() {
+        return "report";
+    }
 
     public Report {
         checks = List.copyOf(checks);
@@ -21,11 +34,13 @@ public record Report(ResultSet data, List<Check> checks, List<Finding> findings)
     }
 
     /** FAIL with an error-level finding, WARN with a warning, else PASS. */
+    @JsonProperty
     public String verdict() {
         return count(Severity.ERROR) > 0 ? "FAIL" : count(Severity.WARN) > 0 ? "WARN" : "PASS";
     }
 
     /** One line that stands on its own: the verdict and what it rests on. */
+    @JsonProperty
     public String verdictLine() {
         String counts = count(Severity.ERROR) + " error, " + count(Severity.WARN) + " warning, " + count(Severity.INFO) + " info";
         String first = findings.isEmpty() ? "no finding" : findings.get(0).title();
@@ -35,6 +50,7 @@ public record Report(ResultSet data, List<Check> checks, List<Finding> findings)
     }
 
     /** 0 PASS or WARN, 1 FAIL: the exit code of `report`. */
+    @JsonProperty
     public int exitCode() {
         return count(Severity.ERROR) > 0 ? 1 : 0;
     }

@@ -29,9 +29,9 @@ public record Sweep(String label, String source, String tool, Fact<String> colle
                     int repeat) {
 
     public Sweep {
-        env = Map.copyOf(env);
+        env = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(env)); // sorted: the same bytes every run
         rows = List.copyOf(rows);
-        aligned = Map.copyOf(aligned);
+        aligned = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(aligned));
     }
 
     /** The row of a size, if measured. */

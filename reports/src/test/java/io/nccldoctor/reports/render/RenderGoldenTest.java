@@ -33,6 +33,16 @@ class RenderGoldenTest {
         matches("report.prom", PrometheusReport.render(SampleReport.report()));
     }
 
+    /** The JSON form (`report -o FILE.json`): the whole model, read back as the same tree. */
+    @Test
+    void json() throws IOException {
+        String json = io.nccldoctor.core.Json.write(SampleReport.report());
+        matches("report.json", json);
+        com.fasterxml.jackson.databind.JsonNode doc = io.nccldoctor.core.Json.mapper().readTree(json);
+        org.assertj.core.api.Assertions.assertThat(doc.at("/data/sweeps/0/rows/0/outOfPlace/busBwGBps").isNumber()).isTrue();
+        org.assertj.core.api.Assertions.assertThat(doc.get("findings").size()).isEqualTo(SampleReport.report().findings().size());
+    }
+
     @Test
     void sameReportSameBytes() {
         assertThat(JUnitReport.render(SampleReport.report())).as("JUnit XML is deterministic")
