@@ -118,14 +118,15 @@ class CliTest {
 
     @Test
     void explainKnowsEveryRegisteredCode() {
-        for (Rule rule : Registry.nodeRules()) {
-            String code = rule.info().code();
+        List<String> codes = new java.util.ArrayList<>(Registry.nodeRules().stream().map(r -> r.info().code()).toList());
+        io.nccldoctor.reports.results.Reports.resultRules().forEach(r -> codes.add(r.info().code()));
+        for (String code : codes) {
             Run r = run("explain", code.toLowerCase());
             assertThat(r.code()).as(code).isZero();
             assertThat(r.out()).startsWith(code + " (").contains("What it means:").contains("Evidence read:").contains("Remedy:");
         }
         Run list = run("explain", "--list");
-        assertThat(list.out().lines()).hasSize(Registry.nodeRules().size());
+        assertThat(list.out().lines()).hasSize(codes.size()).doesNotHaveDuplicates();
         assertThat(run("explain", "NOT_A_CODE").code()).isEqualTo(2);
     }
 
@@ -270,6 +271,70 @@ class CliTest {
         Run here = run("gdr", "--active", "--perftest-netns", "rdma1/mlx5_1");
         assertThat(here.code()).isZero();
         assertThat(here.out()).contains("skipped: no RDMA device with an ACTIVE port besides mlx5_1");
+    }
+
+    static final String EXAMPLE = "../configs/examples/field-report-cluster";
+
+    @Test
+    void reportOnTheExampleFailsWithTheVerdictFirst() {
+        Run r = run("report", EXAMPLE);
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.out().lines().toList().get(3)).startsWith("FAIL: 3 error, ");
+        assertThat(r.out()).contains("ALIGNMENT_CLIFF").contains("arrowlake-ws: NIC PCIe link").contains("EXAMPLE DATA");
+    }
+
+    @Test
+    void reportWritesEachFormatByExtensionAndNeverOverwritesWithoutForce() throws Exception {
+        for (String ext : List.of("html", "md", "json", "xml", "prom", "svg")) {
+            Path f = tmp.resolve("report." + ext);
+            Run r = run("report", EXAMPLE, "-o", f.toString());
+            assertThat(r.code()).as(ext + ": " + r.err()).isEqualTo(1);
+            assertThat(r.out()).startsWith("wrote " + f);
+            String text = Files.readString(f);
+            switch (ext) {
+                case "html" -> assertThat(text).startsWith("<!DOCTYPE html>").contains("Content-Security-Policy");
+                case "md" -> assertThat(text).contains("PROTOCOL_PATHOLOGY");
+                case "json" -> assertThat(Json.mapper().readTree(text).get("verdict").asText()).isEqualTo("FAIL");
+                case "xml" -> assertThat(text).startsWith("<?xml").contains("<testsuites");
+                case "prom" -> assertThat(text).contains("# TYPE nccl_doctor_findings gauge");
+                default -> assertThat(text).contains("<svg");
+            }
+        }
+        Path html = tmp.resolve("report.html");
+        Run again = run("report", EXAMPLE, "-o", html.toString());
+        assertThat(again.code()).isEqualTo(2);
+        assertThat(again.err().strip()).isEqualTo("nccl-doctor: -o " + html + ": exists; give another name, or --force to overwrite it");
+        assertThat(run("report", EXAMPLE, "-o", html.toString(), "--force").code()).isEqualTo(1);
+        Path png = tmp.resolve("reads.png");
+        assertThat(run("report", EXAMPLE, "-o", png.toString(), "--chart", "nic-reads-arrowlake-ws").code()).isEqualTo(1);
+        byte[] magic = java.util.Arrays.copyOf(Files.readAllBytes(png), 4);
+        assertThat(magic).containsExactly(0x89, 'P', 'N', 'G');
+    }
+
+    @Test
+    void reportRefusesWhatItCannotReadInOneLine() throws Exception {
+        Path junk = tmp.resolve("notes.txt");
+        Files.writeString(junk, "some notes\nnothing to see\n");
+        Run r = run("report", junk.toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err().strip()).doesNotContain("\n").startsWith("nccl-doctor: " + junk + ": not an input report knows");
+        Run missing = run("report", "/nonexistent/run.txt");
+        assertThat(missing.code()).isEqualTo(2);
+        assertThat(missing.err()).contains("/nonexistent/run.txt: no such file or folder");
+        Run format = run("report", EXAMPLE, "-o", tmp.resolve("r.docx").toString());
+        assertThat(format.code()).isEqualTo(2);
+        assertThat(format.err()).contains("unknown format; use html, md, json, xml, prom, png, svg or txt");
+        Run chart = run("report", EXAMPLE, "-o", tmp.resolve("c.png").toString(), "--chart", "nope");
+        assertThat(chart.code()).isEqualTo(2);
+        assertThat(chart.err()).contains("--chart nope: not among the charts of these inputs: busbw, busbw-allreduce");
+        assertThat(run("report", EXAMPLE, "--list-charts").out()).contains("paths-arrowlake-ws").contains("traffic-2");
+    }
+
+    @Test
+    void publishedRunsReportCleanly() {
+        Run r = run("report", "../collectives/src/test/resources/fixtures/public/nccl-tests-gh200-2node-version-header-cscs.txt");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("PASS: 0 error, 0 warning, 0 info findings over 1 sweep and 0 nodes");
     }
 
     @Test
