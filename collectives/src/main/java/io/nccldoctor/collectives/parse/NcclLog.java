@@ -5,7 +5,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.StandardOpenOption;
@@ -81,7 +80,8 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
     private static final Pattern IB_ERR = Pattern.compile("completion from peer .*?(?:status=|with error )(\\d+)(?:.*vendor err (\\d+))?");
 
     /**
-     * Streams a file in 4 MiB blocks of whole lines. Each block is scanned eight bytes at a time (SWAR: one long per
+     * Streams a file in 4 MiB blocks of whole lines (one heap buffer per range, so memory stays flat). Each block is
+     * scanned eight bytes at a time (SWAR: one long per
      * step, the newlines counted and the 'N' bytes found with the exact zero-byte mask of Hacker's Delight 6-1); only
      * lines that hold "NCCL" are looked at, the per-operation lines (the bulk of a COLL log) are counted from their
      * first bytes, and only the lines this parser reads become strings of their own (decoded as UTF-8). A
@@ -97,33 +97,10 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
         return parse(file, threads, minRangeBytes, SEGMENT);
     }
 
-    /** The most bytes mapped at once, per range. */
-    private static final int SEGMENT = 64 << 20;
+    /** The bytes read at once, per range. */
+    private static final int SEGMENT = 4 << 20;
 
-    private static final sun.misc.Unsafe UNSAFE = unsafe();
-
-    private static sun.misc.Unsafe unsafe() {
-        try {
-            java.lang.reflect.Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
-            f.setAccessible(true);
-            return (sun.misc.Unsafe) f.get(null);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return null;
-        }
-    }
-
-    /**
-     * Unmaps a segment now rather than at some later garbage collection, so that the resident set stays at a few
-     * segments however large the file (Unsafe.invokeCleaner, in jdk.unsupported; where it is missing the mapping
-     * goes with the buffer).
-     */
-    private static void unmap(MappedByteBuffer map) {
-        if (UNSAFE != null) {
-            UNSAFE.invokeCleaner(map);
-        }
-    }
-
-    /** @param segment the most bytes mapped at once (small in tests, to cross segment ends often) */
+    /** @param segment the bytes read at once (small in tests, to cross block ends often) */
     static NcclLog parse(Path file, int threads, long minRangeBytes, int segment) {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = ch.size();
@@ -188,27 +165,39 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
     }
 
     /**
-     * One range [from, to) of a file, which starts and ends at line boundaries (or the file's ends), memory-mapped in
-     * segments that end at line starts (no copy into the heap; a line longer than a segment is judged by its first
-     * part, and its tail counts as a line of its own).
+     * One range [from, to) of a file, which starts and ends at line boundaries (or the file's ends), read into one
+     * heap buffer of {@code segment} bytes at a time, each time up to its last newline (a line longer than the buffer
+     * is judged by its first part, and its tail counts as a line of its own).
      */
     private static Builder range(FileChannel ch, long from, long to, int segment) throws IOException {
         Builder b = new Builder(true);
-        for (long at = from; at < to; ) {
-            long end = to;
-            if (to - at > segment) {
-                end = lineStartAfter(ch, at + segment);
-                if (end <= at || end - at > Integer.MAX_VALUE - 16) {
-                    end = at + segment;
+        ByteBuffer buf = ByteBuffer.allocateDirect(segment).order(ByteOrder.LITTLE_ENDIAN);
+        long pos = from;
+        while (true) {
+            int n = 0;
+            if (pos < to) {
+                buf.limit((int) Math.min(buf.capacity(), buf.position() + (to - pos)));
+                n = ch.read(buf, pos);
+                pos += Math.max(n, 0);
+            }
+            int end = buf.position();
+            boolean last = pos >= to || n < 0;
+            int cut = end;
+            if (!last) {
+                while (cut > 0 && buf.get(cut - 1) != '\n') {
+                    cut--;
+                }
+                if (cut == 0 && end == buf.capacity()) {
+                    cut = end; // a line longer than the buffer
                 }
             }
-            MappedByteBuffer map = ch.map(FileChannel.MapMode.READ_ONLY, at, end - at);
-            map.order(ByteOrder.LITTLE_ENDIAN);
-            b.acceptBlock(map, (int) (end - at));
-            unmap(map);
-            at = end;
+            b.acceptBlock(buf, cut);
+            if (last) {
+                return b;
+            }
+            buf.limit(end).position(cut);
+            buf.compact(); // the carried part moves to the front; position = its length
         }
-        return b;
     }
 
     public static NcclLog parse(BufferedReader in, String source) throws IOException {
