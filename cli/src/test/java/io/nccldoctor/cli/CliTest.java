@@ -338,6 +338,25 @@ class CliTest {
     }
 
     @Test
+    void sweepValidatesThenRefusesHereAndDryRunShowsEachChild() throws Exception {
+        Run here = run("sweep", "../configs/sweeps/quick.yaml", "-o", tmp.resolve("q.jsonl").toString());
+        assertThat(here.code()).isEqualTo(1);
+        assertThat(here.out()).contains("the plan is valid, but cannot run here; missing:").contains("NCCL (libnccl.so.2)");
+        assertThat(tmp.resolve("q.jsonl")).doesNotExist();
+        Run dry = run("sweep", "../configs/sweeps/proto.yaml", "--dry-run", "-o", tmp.resolve("p.jsonl").toString());
+        assertThat(dry.code()).isZero();
+        assertThat(dry.out()).contains("plan proto: 12 children x 5 collectives = 60 points")
+                .contains("[2/12] default/NCCL_PROTO=LL/rep1").contains("  set   NCCL_PROTO=LL128").contains("sweep-child --request ");
+        Path bad = tmp.resolve("bad.yaml");
+        Files.writeString(bad, "name: x\ncollectives: [allreduce]\nmatrix: {NCCL_PROTO: [LL129]}\n");
+        Run refused = run("sweep", bad.toString(), "--nccl-version", "2.27.5");
+        assertThat(refused.code()).isEqualTo(2);
+        assertThat(refused.err().strip()).isEqualTo("nccl-doctor: " + bad + ": 1 problem for NCCL 2.27.5: matrix.NCCL_PROTO: 'LL129': unknown "
+                + "protocol 'LL129' (known protocols: LL, LL128, Simple; NCCL 2.27.5 rejects it)");
+        assertThat(run("sweep", "nosuchplan").err()).contains("nosuchplan: no such plan; plans are the files in configs/sweeps");
+    }
+
+    @Test
     void alignReproducesTheFieldReportAndSuggestsAFix() throws Exception {
         Run bad = run("align", "--collective", "alltoall", "--dtype", "float", "--count", "134217726", "--ranks", "3");
         assertThat(bad.code()).isEqualTo(1);
