@@ -148,6 +148,36 @@ def main():
         f.write("\n")
     write("perftest-nic-writes-gpu0-mlx5_0.txt", perftest(43.6))
     write("perftest-nic-writes-gpu0-mlx5_1.txt", perftest(43.6))
+    ab_sweep()
+
+
+def ab_sweep():
+    """`nccl-doctor sweep` results of an A/B plan: NCCL 2.28.3 (a) against 2.30.7 (b), interleaved, three repetitions.
+    The field report: 2.30.7 took 3-node allgather from 18.5 to 91 Gbit/s; allreduce stayed where it was."""
+    plateau = 6.9
+    lines = []
+    noise = [1.0, 1.013, 0.988, 1.006, 0.994, 1.009]
+    k = 0
+    for rep in range(3):
+        for arm, version in (("a", "2.28.3"), ("b", "2.30.7")):
+            child = "%s/default/rep%d" % (arm, rep + 1)
+            for collective, level in (("allreduce", plateau), ("allgather", plateau * (18.5 if arm == "a" else 91) / 90)):
+                rows = []
+                for s in sizes(MIB, 1 << 30):
+                    bus = healthy(s, level) * noise[k % len(noise)]
+                    k += 1
+                    p = placement(s, bus, 3)
+                    rows.append({"sizeBytes": s, "count": s // 4 if collective == "allreduce" else s // 12, "type": "float",
+                                 "redop": {"value": "sum" if collective == "allreduce" else "none"}, "root": {"value": -1},
+                                 "outOfPlace": p, "inPlace": {"value": p}})
+                lines.append({"type": "point", "plan": "ab-nccl", "child": child, "arm": arm,
+                              "library": "/opt/nccl-%s/lib" % version, "env": {}, "envLabel": "default", "repeat": rep,
+                              "collective": collective, "ncclVersion": version,
+                              "ncclLibrary": "/opt/nccl-%s/lib/libnccl.so.2" % version, "worldSize": 3, "rows": rows,
+                              "failure": None, "detail": None, "outputTail": None, "ncclLogTail": None, "durationMs": 41000 + k})
+    with open(os.path.join(OUT, "ab-nccl-2.28.3-vs-2.30.7.jsonl"), "w") as f:
+        for l in lines:
+            f.write(json.dumps(l, separators=(",", ":")) + "\n")
 
 
 if __name__ == "__main__":

@@ -39,7 +39,7 @@ public final class ProtocolPathology implements ResultRule {
                 continue;
             }
             Optional<Sweep> allreduce = results.sweeps().stream().filter(o -> o.collective().orElse("").equals("allreduce")
-                    && !pinned(o) && same(o, base)).findFirst();
+                    && !pinned(o) && same(o, base)).min(java.util.Comparator.comparing(o -> o.ncclVersion().equals(base.ncclVersion()) ? 0 : 1));
             if (allreduce.isEmpty()) {
                 continue;
             }
@@ -97,8 +97,10 @@ public final class ProtocolPathology implements ResultRule {
         return s.env().containsKey("NCCL_PROTO");
     }
 
+    /** The same ranks, nodes and NCCL library: a comparison across versions is `compare`'s job. */
     private static boolean same(Sweep a, Sweep b) {
-        return Objects.equals(a.ranks(), b.ranks()) && Objects.equals(a.nodes(), b.nodes());
+        return Objects.equals(a.ranks(), b.ranks()) && Objects.equals(a.nodes(), b.nodes())
+                && (!a.ncclVersion().isValue() || !b.ncclVersion().isValue() || a.ncclVersion().equals(b.ncclVersion()));
     }
 
     /** Median over common sizes from minBytes of busbw(a) / busbw(b); NaN without one. */

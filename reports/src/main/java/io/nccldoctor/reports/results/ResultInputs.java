@@ -27,7 +27,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads the inputs of `nccl-doctor report`: nccl-tests text or -J output, `nccl-doctor run --json` output, node
+ * Reads the inputs of `nccl-doctor report`: nccl-tests text or -J output, `nccl-doctor run --json` output, the JSONL
+ * results of `nccl-doctor sweep`, node
  * snapshots (capture folders, replayed; or the JSON of preflight, topo or gdr), and bundles (a folder with report.yaml that names all of these, with
  * labels, environments, a perftest matrix, extra ceilings and per-link traffic). Ceilings are computed from the node
  * snapshots.
@@ -118,6 +119,10 @@ public final class ResultInputs {
             throw new InputException(p + ": cannot read (" + e.getMessage() + ")", e);
         }
         String name = label != null ? label : p.getFileName().toString().replaceFirst("\\.[A-Za-z0-9]+$", "");
+        if (SweepResults.isSweepFile(text)) {
+            sweeps.addAll(SweepResults.sweeps(p, null));
+            return;
+        }
         if (text.stripLeading().startsWith("{")) {
             JsonNode doc = readJson(p, text);
             if (doc.has("result") && doc.has("launch")) {
