@@ -49,6 +49,7 @@ public final class Orchestrator {
 
     private final SweepPlan plan;
     private final Options o;
+    private long childNanos;
 
     public Orchestrator(SweepPlan plan, Options options) {
         this.plan = plan;
@@ -93,7 +94,14 @@ public final class Orchestrator {
                     continue;
                 }
                 run++;
-                for (SweepRecord r : runChild(c, todo, dir)) {
+                long childStart = System.nanoTime();
+                List<SweepRecord> records = runChild(c, todo, dir);
+                childNanos += System.nanoTime() - childStart;
+                long remaining = children.subList(i + 1, children.size()).stream().filter(x -> x.collectives().stream()
+                        .anyMatch(y -> !done.contains(key(x.id(), y)))).count();
+                String eta = remaining == 0 ? "" : " · ETA " + duration(childNanos / run * remaining);
+                for (int k = 0; k < records.size(); k++) {
+                    SweepRecord r = records.get(k);
                     log.write(r);
                     done.add(key(r.child(), r.collective()));
                     if (r.isPoint()) {
@@ -101,13 +109,20 @@ public final class Orchestrator {
                     } else {
                         failures.merge(r.failure(), 1, Integer::sum);
                     }
-                    o.progress().accept(String.format(java.util.Locale.ROOT, "[%d/%d] %s %s: %s", i + 1, children.size(), c.id(),
-                            r.collective(), r.isPoint() ? "ok, " + r.rows().size() + " sizes in " + r.durationMs() + " ms"
-                                    : "FAILED (" + r.failure() + "): " + r.detail()));
+                    o.progress().accept(String.format(java.util.Locale.ROOT, "[%d/%d] %s %s: %s%s", i + 1, children.size(), c.id(),
+                            r.collective(), r.isPoint() ? "ok, " + r.rows().size() + " sizes" : "FAILED (" + r.failure() + "): " + r.detail(),
+                            k == records.size() - 1 ? eta : ""));
                 }
             }
         }
         return new Summary(run, skipped, points, failures, (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    /** "1h02m", "3m20s", "45s". */
+    static String duration(long nanos) {
+        long s = Math.max(1, nanos / 1_000_000_000L);
+        return s >= 3600 ? String.format(java.util.Locale.ROOT, "%dh%02dm", s / 3600, s / 60 % 60)
+                : s >= 60 ? String.format(java.util.Locale.ROOT, "%dm%02ds", s / 60, s % 60) : s + "s";
     }
 
     static String key(String child, String collective) {
