@@ -62,6 +62,11 @@ public final class Registry {
                 new NcclNotFound(),
                 new NcclVersionsDiffer(),
                 new NcclBelowSiteMinimum(),
+                new KnownNcclIssue(),
+                new NcclEnvironment.Ignored(),
+                new NcclEnvironment.GlobalPin(),
+                new NcclEnvironment.IbHcaUnknown(),
+                new NcclEnvironment.LazyLoadingIncomplete(),
                 new ProbeIncomplete());
     }
 }

@@ -88,6 +88,10 @@ public final class PlanValidator {
     }
 
     /** Why NCCL {@code version} would ignore or reject {@code value} for {@code name}, if it would. */
+    public static java.util.Optional<String> why(String name, String value, String version) {
+        return value(name, value, version);
+    }
+
     static java.util.Optional<String> value(String name, String value, String version) {
         switch (name) {
             case "NCCL_NET_GDR_LEVEL" -> {
