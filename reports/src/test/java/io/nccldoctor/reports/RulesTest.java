@@ -13,7 +13,9 @@ import org.junit.jupiter.api.Test;
 class RulesTest {
 
     private static Evaluation judge(Snapshot s, NodeShape shape, RulesConfig config) {
-        return Evaluation.of(s, Registry.nodeRules(), new RuleContext(config, shape));
+        // the known-issues table would add findings for the test node's NCCL version to every case; EnvRulesTest covers it
+        return Evaluation.of(s, Registry.nodeRules().stream().filter(r -> !(r instanceof io.nccldoctor.reports.rules.KnownNcclIssue)).toList(),
+                new RuleContext(config, shape));
     }
 
     private static Evaluation judge(Snapshot s, String expect) {
