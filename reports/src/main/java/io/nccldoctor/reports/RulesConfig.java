@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.nccldoctor.core.InputException;
 import io.nccldoctor.core.Json;
+import io.nccldoctor.reports.compare.CompareThresholds;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -21,18 +22,25 @@ public record RulesConfig(Map<String, Severity> severity, List<String> disabled,
     /**
      * @param ncclMinimumVersion the oldest NCCL this site accepts, e.g. "2.27.5"; unset: no minimum
      * @param roceMinMtu         the smallest netdev MTU for a RoCE port (default {@link Defaults#ROCE_MIN_MTU})
+     * @param results            the pattern detectors over measured results
+     * @param compare            when an A/B comparison calls a change real
      */
-    public record Thresholds(String ncclMinimumVersion, Integer roceMinMtu, ResultThresholds results) {
+    public record Thresholds(String ncclMinimumVersion, Integer roceMinMtu, ResultThresholds results, CompareThresholds compare) {
         public Thresholds(String ncclMinimumVersion) {
-            this(ncclMinimumVersion, null, null);
+            this(ncclMinimumVersion, null, null, null);
         }
 
         public Thresholds(String ncclMinimumVersion, Integer roceMinMtu) {
-            this(ncclMinimumVersion, roceMinMtu, null);
+            this(ncclMinimumVersion, roceMinMtu, null, null);
+        }
+
+        public Thresholds(String ncclMinimumVersion, Integer roceMinMtu, ResultThresholds results) {
+            this(ncclMinimumVersion, roceMinMtu, results, null);
         }
 
         public Thresholds {
             results = results == null ? ResultThresholds.DEFAULTS : results.withDefaults();
+            compare = compare == null ? CompareThresholds.DEFAULTS : compare.withDefaults();
         }
 
         public Optional<String> ncclMinimum() {

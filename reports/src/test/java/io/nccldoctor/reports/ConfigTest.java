@@ -46,6 +46,23 @@ class ConfigTest {
     }
 
     @Test
+    void compareThresholdsAreReadWithDefaultsForUnsetKeys() throws Exception {
+        RulesConfig shipped = RulesConfig.load(Path.of("../configs/rules.yaml"), CODES);
+        assertThat(shipped.thresholds().compare()).as("the shipped file documents the defaults")
+                .isEqualTo(io.nccldoctor.reports.compare.CompareThresholds.DEFAULTS);
+        assertThat(RulesConfig.defaults().thresholds().compare()).isEqualTo(io.nccldoctor.reports.compare.CompareThresholds.DEFAULTS);
+        Path f = Files.writeString(tmp.resolve("rules.yaml"), "thresholds:\n  compare:\n    minChange: 0.05\n    minSamples: 5\n");
+        var c = RulesConfig.load(f, CODES).thresholds().compare();
+        assertThat(c.minChange()).isEqualTo(0.05);
+        assertThat(c.minSamples()).isEqualTo(5);
+        assertThat(c.alpha()).as("unset: default").isEqualTo(0.05);
+        assertThat(c.bootstrap()).isEqualTo(2000);
+        Path bad = Files.writeString(tmp.resolve("bad.yaml"), "thresholds:\n  compare:\n    alpha: 5\n");
+        assertThatThrownBy(() -> RulesConfig.load(bad, CODES)).isInstanceOf(InputException.class)
+                .hasMessageContaining("bad.yaml:").hasMessageContaining("alpha");
+    }
+
+    @Test
     void nodeShapeParsing() {
         NodeShape s = NodeShape.parse("gpus=8, nics=10,rdma=8", "--expect");
         assertThat(s.expected("gpus")).hasValue(8);
