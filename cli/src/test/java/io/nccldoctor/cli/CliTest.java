@@ -356,6 +356,28 @@ class CliTest {
         assertThat(run("sweep", "nosuchplan").err()).contains("nosuchplan: no such plan; plans are the files in configs/sweeps");
     }
 
+    static final String AB = EXAMPLE + "/ab-nccl-2.28.3-vs-2.30.7.jsonl";
+
+    @Test
+    void compareTheTwoArmsOfAnABSweepAndARegressionExitsOne() throws Exception {
+        Run ab = run("compare", AB);
+        assertThat(ab.code()).isZero();
+        assertThat(ab.out()).contains("B = b (NCCL 2.30.7) against A = a (NCCL 2.28.3)")
+                .contains("allgather: B faster from 1 MiB to 1 GiB, median x4.91").contains("allreduce: no detectable change");
+        Run reversed = run("compare", AB + "#b", AB + "#a");
+        assertThat(reversed.code()).as("b to a is a regression").isEqualTo(1);
+        assertThat(reversed.out()).contains("allgather: B slower");
+        Path html = tmp.resolve("ab.html");
+        assertThat(run("compare", AB, "-o", html.toString()).code()).isZero();
+        assertThat(Files.readString(html)).contains("Content-Security-Policy").contains("data:image/png;base64,");
+        Run noArm = run("compare", AB + "#a", AB + "#c");
+        assertThat(noArm.code()).isEqualTo(2);
+        assertThat(noArm.err()).contains("#c: no arm 'c' in").contains("(arms: a, b)");
+        Run one = run("compare", "../collectives/src/test/resources/fixtures/public/nccl-tests-gh200-2node-version-header-cscs.txt");
+        assertThat(one.code()).isEqualTo(2);
+        assertThat(one.err()).contains("not a sweep result (JSONL from `nccl-doctor sweep`); give A and B");
+    }
+
     @Test
     void alignReproducesTheFieldReportAndSuggestsAFix() throws Exception {
         Run bad = run("align", "--collective", "alltoall", "--dtype", "float", "--count", "134217726", "--ranks", "3");

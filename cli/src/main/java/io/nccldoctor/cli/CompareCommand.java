@@ -1,0 +1,191 @@
+package io.nccldoctor.cli;
+
+import io.nccldoctor.core.InputException;
+import io.nccldoctor.core.Json;
+import io.nccldoctor.reports.RulesConfig;
+import io.nccldoctor.reports.compare.CompareCharts;
+import io.nccldoctor.reports.compare.CompareHtml;
+import io.nccldoctor.reports.compare.CompareMarkdown;
+import io.nccldoctor.reports.compare.Comparison;
+import io.nccldoctor.reports.compare.Verdict;
+import io.nccldoctor.reports.chart.Chart;
+import io.nccldoctor.reports.chart.Format;
+import io.nccldoctor.reports.results.ResultInputs;
+import io.nccldoctor.reports.results.Sweep;
+import io.nccldoctor.reports.results.SweepResults;
+import io.nccldoctor.reports.rules.Registry;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+@Command(name = "compare", mixinStandardHelpOptions = true,
+        description = {
+            "A/B of two result sets: did B help, where, and is it real.",
+            "",
+            "Per collective, size and environment: the median ratio B/A of the out-of-place bus bandwidth, a bootstrap "
+                + "95 % interval, an exact Mann-Whitney p-value, and a verdict (faster, slower, no detectable change, not "
+                + "tested with fewer than 3 runs per arm), with thresholds in configs/rules.yaml (thresholds.compare); "
+                + "then a line per collective saying where it changed."},
+        footer = {"",
+            "A and B: a sweep result (JSONL) or one arm of it (FILE#ARM), nccl-tests outputs (files, a folder), `run --json` "
+                + "outputs, or a report bundle. With one sweep result that holds two arms: compare RESULTS.jsonl.",
+            "",
+            "Examples:",
+            "  nccl-doctor compare ab.jsonl                           the two arms of an A/B sweep",
+            "  nccl-doctor compare ab.jsonl#a ab.jsonl#b -o ab.html",
+            "  nccl-doctor compare runs-2.28/ runs-2.30.7/ -o ab.md    folders of nccl-tests outputs",
+            "",
+            "Formats by the extension of -o: html, md, json, png/svg (--chart NAME, --list-charts), txt. Exit codes: 0 B is nowhere "
+                + "slower, 1 B is slower somewhere (a regression), 2 bad input."})
+final class CompareCommand implements Callable<Integer> {
+
+    @Parameters(arity = "1..2", paramLabel = "A [B]", description = "The two result sets (or one sweep result with two arms).")
+    List<String> inputs;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the comparison here; the format follows the extension.")
+    Path output;
+
+    @Option(names = "--format", paramLabel = "FORMAT", description = "html, md, json, png, svg, txt.")
+    String format;
+
+    @Option(names = "--chart", paramLabel = "NAME", description = "For png and svg: which chart (--list-charts names them).")
+    String chart;
+
+    @Option(names = "--list-charts", description = "Name the charts, and stop.")
+    boolean listCharts;
+
+    @Option(names = "--rules", paramLabel = "FILE", description = "Rule configuration (default: configs/rules.yaml).")
+    Path rulesFile;
+
+    @Option(names = "--force", description = "Overwrite FILE if it exists.")
+    boolean force;
+
+    @Spec
+    CommandSpec spec;
+
+    record Arm(String name, List<Sweep> sweeps) {
+    }
+
+    @Override
+    public Integer call() {
+        String fmt = ReportCommand.format(format, output);
+        if (fmt.equals("junit") || fmt.equals("prom")) {
+            throw new InputException("--format " + fmt + ": compare writes html, md, json, png, svg or txt");
+        }
+        if (output != null && Files.exists(output) && !force) {
+            throw new InputException("-o " + output + ": exists; give another name, or --force to overwrite it");
+        }
+        RulesConfig config = Configs.rules(rulesFile, Registry.nodeRules());
+        Arm a;
+        Arm b;
+        if (inputs.size() == 1) {
+            Path file = Path.of(inputs.get(0));
+            List<String> arms = sweepArms(file);
+            if (arms.size() != 2) {
+                throw new InputException(file + ": compare with one input needs a sweep result with exactly two arms (it has "
+                        + (arms.isEmpty() ? "none" : String.join(", ", arms)) + "); give A and B, or FILE#ARM twice");
+            }
+            a = new Arm(arms.get(0), SweepResults.sweeps(file, arms.get(0)));
+            b = new Arm(arms.get(1), SweepResults.sweeps(file, arms.get(1)));
+        } else {
+            a = arm(inputs.get(0));
+            b = arm(inputs.get(1));
+        }
+        Comparison c = Comparison.of(a.name(), a.sweeps(), b.name(), b.sweeps(), config.thresholds().compare());
+        boolean regression = c.rows().stream().anyMatch(r -> r.verdict() == Verdict.SLOWER);
+        PrintWriter out = spec.commandLine().getOut();
+        Map<String, ? extends Chart> charts = CompareCharts.all(c);
+        if (listCharts) {
+            charts.keySet().forEach(out::println);
+            out.flush();
+            return 0;
+        }
+        byte[] bytes = switch (fmt) {
+            case "html" -> utf8(CompareHtml.render(c));
+            case "md" -> utf8(CompareMarkdown.render(c));
+            case "json" -> utf8(Json.write(c));
+            case "png", "svg" -> {
+                String name = chart != null ? chart : charts.keySet().stream().findFirst().orElseThrow(
+                        () -> new InputException("no chart: the two sets share no collective and size"));
+                Chart ch = charts.get(name);
+                if (ch == null) {
+                    throw new InputException("--chart " + name + ": not among " + String.join(", ", charts.keySet()));
+                }
+                yield ch.render(fmt.equals("png") ? Format.PNG : Format.SVG, 1100, 560);
+            }
+            default -> utf8(text(c));
+        };
+        if (output == null) {
+            if (fmt.equals("png")) {
+                throw new InputException("--format png writes binary data: give -o FILE.png");
+            }
+            out.print(new String(bytes, StandardCharsets.UTF_8));
+        } else {
+            ReportCommand.write(output, bytes);
+            out.println("wrote " + output + " (" + fmt + ")");
+            c.summaries().forEach(s -> out.println("  " + s.line()));
+        }
+        out.flush();
+        return regression ? 1 : 0;
+    }
+
+    /** The arms of a sweep result; empty when the file is not one. */
+    private static List<String> sweepArms(Path file) {
+        try {
+            if (Files.isRegularFile(file) && SweepResults.isSweepFile(Files.readString(file, StandardCharsets.UTF_8))) {
+                return SweepResults.arms(file);
+            }
+        } catch (java.io.IOException e) {
+            throw new InputException(file + ": cannot read (" + e.getMessage() + ")", e);
+        }
+        throw new InputException(file + ": not a sweep result (JSONL from `nccl-doctor sweep`); give A and B");
+    }
+
+    /** FILE#ARM (one arm of a sweep result), or anything `report` reads (its sweeps). */
+    private static Arm arm(String spec) {
+        int hash = spec.lastIndexOf('#');
+        if (hash > 0 && !Files.exists(Path.of(spec))) {
+            Path file = Path.of(spec.substring(0, hash));
+            String arm = spec.substring(hash + 1);
+            List<String> arms = sweepArms(file);
+            if (!arms.contains(arm)) {
+                throw new InputException(spec + ": no arm '" + arm + "' in " + file + " (arms: " + String.join(", ", arms) + ")");
+            }
+            return new Arm(arm, SweepResults.sweeps(file, arm));
+        }
+        List<Sweep> sweeps = new ResultInputs(dir -> {
+            throw new InputException(dir + ": a capture holds no measurements; compare needs results");
+        }).read(List.of(spec), "").sweeps();
+        if (sweeps.isEmpty()) {
+            throw new InputException(spec + ": no measured sweep in it");
+        }
+        Path p = Path.of(spec);
+        return new Arm(p.getFileName() == null ? spec : p.getFileName().toString(), sweeps);
+    }
+
+    /** The terminal form: who against whom, the notes, and a line per collective. */
+    static String text(Comparison c) {
+        StringBuilder s = new StringBuilder("nccl-doctor compare: B = " + c.b().name() + " (NCCL " + c.b().versions() + ") against A = "
+                + c.a().name() + " (NCCL " + c.a().versions() + ")\n\n");
+        c.summaries().forEach(x -> s.append("  ").append(x.line()).append('\n'));
+        if (!c.notes().isEmpty()) {
+            s.append('\n');
+            c.notes().forEach(n -> s.append("note: ").append(n).append('\n'));
+        }
+        s.append("\nPer size, with intervals and p-values: -o FILE.md or FILE.html\n");
+        return s.toString();
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}
