@@ -1,5 +1,6 @@
 package io.nccldoctor.cli;
 
+import io.nccldoctor.core.InputException;
 import io.nccldoctor.core.Json;
 import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.core.Snapshots;
@@ -33,6 +34,8 @@ import picocli.CommandLine.Model.CommandSpec;
             "  nccl-doctor preflight --expect gpus=8,rdma=8   fail unless 8 GPUs and 8 RDMA devices are present",
             "  nccl-doctor preflight --profile gpu-node-8x8 --json > node.json",
             "  nccl-doctor preflight --from capture-node17/   judge a capture sent from another node",
+            "  nccl-doctor preflight -o /var/lib/node_exporter/textfile/nccl-doctor.prom   for Prometheus (docs/metrics.md)",
+            "  nccl-doctor preflight -o preflight.xml         JUnit XML: a test case per check, for CI",
             "",
             "Exit codes: 0 no error-level finding, 1 an error-level finding, 2 bad usage or input, 3 the tool failed."})
 final class PreflightCommand implements Callable<Integer> {
@@ -50,6 +53,15 @@ final class PreflightCommand implements Callable<Integer> {
     @Option(names = "--profile", paramLabel = "NAME|FILE",
             description = "A node shape from configs/profiles/NAME.yaml, or a YAML file with an 'expect:' map.")
     String profile;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE",
+            description = "Also write the result to FILE, in the format of its extension: .xml (JUnit), .prom (Prometheus textfile), "
+                    + ".json, .md, .html; replaced atomically, so a textfile collector never reads half a file. A file of ours "
+                    + "from an earlier run is replaced; any other file only with --force.")
+    Path output;
+
+    @Option(names = "--force", description = "Replace -o FILE even if it is not an earlier nccl-doctor output.")
+    boolean force;
 
     @Option(names = "--rules", paramLabel = "FILE",
             description = "Rule configuration (severity overrides, disabled codes, thresholds); default configs/rules.yaml.")
@@ -70,8 +82,41 @@ final class PreflightCommand implements Callable<Integer> {
         Snapshot snapshot = Snapshots.take(hostOptions.host(), Probes.node(), argv, VersionInfo.toolVersion(), Clock.systemUTC());
         PreflightReport report = PreflightReport.of(snapshot, shape, Evaluation.of(snapshot, rules, context));
         var out = spec.commandLine().getOut();
+        if (output != null) {
+            write(snapshot, rules, context);
+        }
         out.print(json ? Json.write(report) : PreflightText.render(report, Terminal.colour()));
         out.flush();
         return report.summary().exitCode();
+    }
+
+    /** The same judgement as a one-node report, in the format of the file's extension (a status file: ours is replaced). */
+    private void write(Snapshot snapshot, List<Rule> rules, RuleContext context) {
+        String fmt = ReportCommand.format(null, output);
+        if (java.nio.file.Files.exists(output) && !force && !ours(output)) {
+            throw new InputException("-o " + output + ": exists and is not an earlier nccl-doctor output; give another name, or --force");
+        }
+        var data = new io.nccldoctor.reports.results.ResultSet("nccl-doctor preflight: " + snapshot.hostName(), false,
+                snapshot.createdAt(), List.of(snapshot.hostName()), List.of(snapshot), List.of(), List.of(), List.of());
+        var r = io.nccldoctor.reports.results.Reports.judgeNodes(data, rules, context);
+        String text = switch (fmt) {
+            case "junit" -> io.nccldoctor.reports.render.JUnitReport.render(r);
+            case "prom" -> io.nccldoctor.reports.render.PrometheusReport.render(r);
+            case "md" -> io.nccldoctor.reports.render.MarkdownReport.render(r);
+            case "html" -> io.nccldoctor.reports.html.HtmlReport.render(r, context.config().thresholds().results());
+            case "json" -> Json.write(r);
+            default -> throw new InputException("-o " + output + ": preflight writes .xml, .prom, .json, .md or .html");
+        };
+        ReportCommand.write(output, text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /** Whether the file's first kilobyte names nccl-doctor (every format writes it near the top). */
+    static boolean ours(Path file) {
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(file)) {
+            String head = new String(in.readNBytes(1024), java.nio.charset.StandardCharsets.UTF_8);
+            return head.contains("nccl-doctor") || head.contains("nccl_doctor");
+        } catch (java.io.IOException e) {
+            return false;
+        }
     }
 }

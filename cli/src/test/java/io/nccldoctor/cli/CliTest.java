@@ -379,6 +379,24 @@ class CliTest {
     }
 
     @Test
+    void preflightWritesJUnitAndPrometheusAndReplacesOnlyItsOwnFile() throws Exception {
+        Path prom = tmp.resolve("nccl-doctor.prom");
+        assertThat(run("preflight", "-o", prom.toString()).code()).isIn(0, 1);
+        assertThat(Files.readString(prom)).contains("# TYPE nccl_doctor_check_passed gauge").contains("nccl_doctor_verdict{verdict=");
+        assertThat(run("preflight", "-o", prom.toString()).code()).as("its own earlier file is replaced").isIn(0, 1);
+        Path xml = tmp.resolve("preflight.xml");
+        run("preflight", "-o", xml.toString());
+        org.w3c.dom.Document doc = javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(xml.toFile());
+        assertThat(Integer.parseInt(doc.getDocumentElement().getAttribute("tests"))).isEqualTo(Registry.nodeRules().size());
+        Path notes = tmp.resolve("notes.prom");
+        Files.writeString(notes, "my own metrics\n");
+        Run refused = run("preflight", "-o", notes.toString());
+        assertThat(refused.code()).isEqualTo(2);
+        assertThat(refused.err()).contains("exists and is not an earlier nccl-doctor output");
+        assertThat(Files.readString(notes)).isEqualTo("my own metrics\n");
+    }
+
+    @Test
     void alignReproducesTheFieldReportAndSuggestsAFix() throws Exception {
         Run bad = run("align", "--collective", "alltoall", "--dtype", "float", "--count", "134217726", "--ranks", "3");
         assertThat(bad.code()).isEqualTo(1);

@@ -23,6 +23,17 @@ public final class Reports {
                 new AlignmentCliff(), new InPlaceDivergence(), new UnstableResults(), new LinkImbalance(), new SingleRank());
     }
 
+    /** The node rules only (preflight's judgement as a report: JUnit, Prometheus …). */
+    public static Report judgeNodes(ResultSet data, List<Rule> nodeRules, RuleContext context) {
+        List<Check> checks = new ArrayList<>();
+        for (Snapshot node : data.nodes()) {
+            for (Rule r : nodeRules) {
+                checks.add(check(r.info(), () -> r.check(node, context), node.hostName(), context));
+            }
+        }
+        return new Report(data, checks, checks.stream().flatMap(c -> c.findings().stream()).toList());
+    }
+
     public static Report judge(ResultSet data, List<Rule> nodeRules, RuleContext context) {
         List<Check> checks = new ArrayList<>();
         for (Snapshot node : data.nodes()) {
