@@ -24,7 +24,7 @@ final class Configs {
     }
 
     /** A node profile: configs/profiles/NAME.yaml with {description, expect: {gpus, nics, rdma}}. */
-    record Profile(String description, Map<String, Integer> expect) {
+    record Profile(String description, Map<String, Integer> expect, Map<String, String> require) {
     }
 
     static RulesConfig rules(Path flag, List<Rule> rules) {
@@ -60,13 +60,14 @@ final class Configs {
             p = Json.yaml().readValue(in, Profile.class);
         } catch (IOException e) {
             throw new InputException((file != null ? file.toString() : label) + ": not a valid profile ("
-                    + e.getMessage().lines().findFirst().orElse("") + "); expected keys: description, expect", e);
+                    + e.getMessage().lines().findFirst().orElse("") + "); expected keys: description, expect, require", e);
         }
         if (p == null || p.expect() == null) {
             throw new InputException((file != null ? file.toString() : label) + ": has no 'expect:' map (example: expect: {gpus: 8, nics: 8})");
         }
         String spec = p.expect().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(","));
-        return NodeShape.parse(spec, label);
+        NodeShape shape = NodeShape.parse(spec, label);
+        return p.require() == null ? shape : shape.requiring(p.require(), file != null ? file.toString() : label);
     }
 
     private static Path homeConfigs() {

@@ -56,6 +56,7 @@ public final class Registry {
                 CountMismatch.gpus(),
                 CountMismatch.nics(),
                 CountMismatch.rdma(),
+                new ProfileMismatch(),
                 new NvidiaDriverNotLoaded(),
                 new CudaDriverLibraryMissing(),
                 new CudaDriverTooOld(),
