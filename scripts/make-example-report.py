@@ -78,18 +78,19 @@ def placement(size, bus, n, wrong=0):
 
 
 def harness():
-    """`nccl-doctor run --json --conditioning none` of a 3-rank alltoall sized like a hand-made tensor: sizes 8 bytes
-    short of a power of two leave per-peer chunks off 16-byte boundaries (the field report's 178,956,968 bytes)."""
+    """`nccl-doctor run --json --conditioning none` of a 3-rank alltoall sized like hand-made tensors. Sizes that are a
+    multiple of 48 bytes (3 ranks x 16) split into 16-byte-aligned per-peer chunks, as nccl-tests would size them;
+    sizes 8 bytes short of a power of two do not (the field report's 178,956,968-byte chunks)."""
     n, rows = 3, []
     for s in sizes(MIB, 1 << 30):
-        for size, aligned in ((s, True), (s - 8, False)) if s >= 16 * MIB else ((s, True),):
-            count = size // 4
-            chunk = count // n * 4
+        for size, aligned in ((s - s % 48, True), (s - 8, False)) if s >= 16 * MIB else ((s - s % 48, True),):
+            count = size // 4 // n  # per peer, as the run's count column says for alltoall
+            chunk = count * 4
             bus = healthy(size, 5.2) if aligned else healthy(size, 5.2) * 0.23
             inbus = bus * (0.62 if size >= 64 * MIB else 1.0)
             rows.append({"row": {"sizeBytes": size, "count": count, "type": "float", "redop": {"value": "none"}, "root": {"value": -1},
                                  "outOfPlace": placement(size, bus, n), "inPlace": {"value": placement(size, inbus, n)}},
-                         "chunkBytes": chunk, "chunksAligned": aligned})
+                         "chunkBytes": chunk, "chunksAligned": aligned and chunk % 16 == 0})
     return {"launch": {"rank": 0, "worldSize": 3, "localRank": 0, "source": "torchrun (RANK, WORLD_SIZE, LOCAL_RANK)"},
             "result": {"ncclVersion": "2.27.5", "worldSize": n,
                        "plan": {"collective": "alltoall", "type": "FLOAT32", "op": "sum", "root": 0, "minBytes": MIB,

@@ -397,6 +397,24 @@ class CliTest {
     }
 
     @Test
+    void ruleZeroOnTheExampleBlamesTheHarness() throws Exception {
+        String e = EXAMPLE + "/";
+        Run r = run("rulezero", e + "suspect-alltoall.csv", "--reference", e + "alltoall-nccl-tests.txt", "--node", e + "arrowlake-ws");
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.out()).startsWith("nccl-doctor rulezero: HARNESS_ARTIFACT: it is the harness, not the hardware: 7 of 10 sizes");
+        assertThat(r.out()).contains("134,217,726 elements").contains("7.20 GB/s ceiling (arrowlake-ws: NIC PCIe link)");
+        Path md = tmp.resolve("rz.md");
+        assertThat(run("rulezero", e + "alltoall-harness.json", "--reference", e + "alltoall-nccl-tests.txt", "-o", md.toString()).code())
+                .isEqualTo(1);
+        assertThat(Files.readString(md)).contains("HARNESS_ARTIFACT");
+        Path junk = tmp.resolve("junk.csv");
+        Files.writeString(junk, "collective,dtype,count,ranks,busbw\nalltoall,float,12,1,3.0\n");
+        Run bad = run("rulezero", junk.toString());
+        assertThat(bad.code()).isEqualTo(2);
+        assertThat(bad.err().strip()).startsWith("nccl-doctor: " + junk + ":2:").doesNotContain("\n");
+    }
+
+    @Test
     void alignReproducesTheFieldReportAndSuggestsAFix() throws Exception {
         Run bad = run("align", "--collective", "alltoall", "--dtype", "float", "--count", "134217726", "--ranks", "3");
         assertThat(bad.code()).isEqualTo(1);

@@ -1,0 +1,144 @@
+package io.nccldoctor.cli;
+
+import io.nccldoctor.core.InputException;
+import io.nccldoctor.core.Json;
+import io.nccldoctor.core.Snapshots;
+import io.nccldoctor.core.capture.Capture;
+import io.nccldoctor.reports.RulesConfig;
+import io.nccldoctor.reports.chart.Chart;
+import io.nccldoctor.reports.chart.Format;
+import io.nccldoctor.reports.results.ResultInputs;
+import io.nccldoctor.reports.results.ResultSet;
+import io.nccldoctor.reports.rulezero.RuleZero;
+import io.nccldoctor.reports.rulezero.RuleZeroCharts;
+import io.nccldoctor.reports.rulezero.RuleZeroHtml;
+import io.nccldoctor.reports.rulezero.RuleZeroMarkdown;
+import io.nccldoctor.reports.rulezero.SuspectTable;
+import io.nccldoctor.reports.rulezero.Verdict;
+import io.nccldoctor.reports.rules.Registry;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+@Command(name = "rulezero", mixinStandardHelpOptions = true,
+        description = {
+            "The rule-zero reference report: is it the hardware or the harness?",
+            "",
+            "For every measurement of a suspect harness: how its buffer splits into per-peer or per-rank chunks (16-byte "
+                + "aligned or not) and what nccl-tests would use instead, its bus bandwidth against nccl-tests at the same "
+                + "size and against the physical ceiling from topology, and a verdict: harness artifact, below the ceiling "
+                + "in both (look at the fabric), consistent, or no reference."},
+        footer = {"",
+            "SUSPECT: a CSV or JSON table (collective, dtype, count or bytes, ranks, time_us or busbw or algbw; docs/rulezero.md), "
+                + "or `nccl-doctor run --json --conditioning none` output. REF: nccl-tests outputs (text or -J), folders or bundles. "
+                + "NODE: a capture folder or preflight/topo/gdr --json, for the ceiling.",
+            "",
+            "Examples:",
+            "  nccl-doctor rulezero suspect.csv --reference alltoall_perf.txt",
+            "  nccl-doctor rulezero run.json --reference nccl-tests/ --node node17-capture -o rulezero.html",
+            "  nccl-doctor rulezero configs/examples/field-report-cluster/suspect-alltoall.csv \\",
+            "      --reference configs/examples/field-report-cluster/alltoall-nccl-tests.txt --node configs/examples/field-report-cluster/arrowlake-ws",
+            "",
+            "Formats by the extension of -o: html, md, json, png/svg (--chart NAME), txt. Exit codes: 0 consistent (or no reference), "
+                + "1 a harness artifact or both below the ceiling, 2 bad input."})
+final class RuleZeroCommand implements Callable<Integer> {
+
+    @Parameters(paramLabel = "SUSPECT", description = "The suspect measurements: a CSV/JSON table or `run --json` output.")
+    Path suspect;
+
+    @Option(names = "--reference", paramLabel = "REF", description = "nccl-tests outputs on the same sizes (repeat the option or give a folder).")
+    List<String> references = new ArrayList<>();
+
+    @Option(names = "--node", paramLabel = "NODE", description = "A node snapshot for the ceiling (capture folder, or preflight/topo/gdr --json).")
+    List<String> nodes = new ArrayList<>();
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the report here; the format follows the extension.")
+    Path output;
+
+    @Option(names = "--format", paramLabel = "FORMAT", description = "html, md, json, png, svg, txt.")
+    String format;
+
+    @Option(names = "--chart", paramLabel = "NAME", description = "For png and svg: which chart (default: the first).")
+    String chart;
+
+    @Option(names = "--rules", paramLabel = "FILE", description = "Rule configuration: thresholds.results cliffFraction and farBelowFraction.")
+    Path rulesFile;
+
+    @Option(names = "--force", description = "Overwrite FILE if it exists.")
+    boolean force;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        String fmt = ReportCommand.format(format, output);
+        if (fmt.equals("junit") || fmt.equals("prom")) {
+            throw new InputException("--format " + fmt + ": rulezero writes html, md, json, png, svg or txt");
+        }
+        if (output != null && Files.exists(output) && !force) {
+            throw new InputException("-o " + output + ": exists; give another name, or --force to overwrite it");
+        }
+        RulesConfig config = Configs.rules(rulesFile, Registry.nodeRules());
+        List<String> inputs = new ArrayList<>(references);
+        inputs.addAll(nodes);
+        ResultSet set = new ResultInputs(dir -> Snapshots.take(Capture.open(dir).host(), Probes.withGpus(), List.of("rulezero"),
+                VersionInfo.toolVersion(), Clock.systemUTC())).read(inputs, "");
+        RuleZero z = RuleZero.of(SuspectTable.parse(suspect), set.sweeps(), set.ceilings(), config.thresholds().results());
+        PrintWriter out = spec.commandLine().getOut();
+        byte[] bytes = switch (fmt) {
+            case "html" -> utf8(RuleZeroHtml.render(z));
+            case "md" -> utf8(RuleZeroMarkdown.render(z));
+            case "json" -> utf8(Json.write(z));
+            case "png", "svg" -> {
+                Map<String, ? extends Chart> charts = RuleZeroCharts.all(z);
+                String name = chart != null ? chart : charts.keySet().stream().findFirst()
+                        .orElseThrow(() -> new InputException("no chart: no suspect row has a reference"));
+                Chart c = charts.get(name);
+                if (c == null) {
+                    throw new InputException("--chart " + name + ": not among " + String.join(", ", charts.keySet()));
+                }
+                yield c.render(fmt.equals("png") ? Format.PNG : Format.SVG, 1100, 560);
+            }
+            default -> utf8(text(z));
+        };
+        if (output == null) {
+            if (fmt.equals("png")) {
+                throw new InputException("--format png writes binary data: give -o FILE.png");
+            }
+            out.print(new String(bytes, StandardCharsets.UTF_8));
+        } else {
+            ReportCommand.write(output, bytes);
+            out.println("wrote " + output + " (" + fmt + "): " + z.verdictLine());
+        }
+        out.flush();
+        return z.verdict() == Verdict.HARNESS_ARTIFACT || z.verdict() == Verdict.FABRIC ? 1 : 0;
+    }
+
+    /** The verdict first, then a line per measurement. */
+    static String text(RuleZero z) {
+        StringBuilder s = new StringBuilder("nccl-doctor rulezero: " + z.verdictLine() + "\n\n");
+        for (var j : z.rows()) {
+            s.append(String.format(Locale.ROOT, "  %-16s %-10s %14s B  %s: %s%n", j.suspect().collective(), j.suspect().dtype(),
+                    String.format(Locale.ROOT, "%,d", j.suspect().bytes()), j.verdict(), j.why()));
+        }
+        s.append("\nThe audit and the chart: -o FILE.md or FILE.html\n");
+        return s.toString();
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}
