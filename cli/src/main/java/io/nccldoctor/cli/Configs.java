@@ -30,6 +30,8 @@ final class Configs {
     static RulesConfig rules(Path flag, List<Rule> rules) {
         Set<String> codes = rules.stream().map(r -> r.info().code()).collect(Collectors.toSet());
         io.nccldoctor.reports.results.Reports.resultRules().forEach(r -> codes.add(r.info().code())); // one file serves every verb
+        codes.add(io.nccldoctor.reports.QuickCheck.CODE_FAILED);
+        codes.add(io.nccldoctor.reports.QuickCheck.CODE_SLOW);
         if (flag != null) {
             if (!Files.isRegularFile(flag)) {
                 throw new InputException("--rules " + flag + ": no such file");

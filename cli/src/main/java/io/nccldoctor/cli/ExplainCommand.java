@@ -34,6 +34,8 @@ final class ExplainCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         List<RuleInfo> all = new java.util.ArrayList<>(Registry.nodeRules().stream().map(Rule::info).toList());
         io.nccldoctor.reports.results.Reports.resultRules().forEach(r -> all.add(r.info()));
+        all.add(io.nccldoctor.reports.QuickCheck.FAILED);
+        all.add(io.nccldoctor.reports.QuickCheck.SLOW);
         if (list || code == null) {
             for (RuleInfo i : all) {
                 out.printf("%-28s %-5s %s%n", i.code(), i.severity().label(), i.title());

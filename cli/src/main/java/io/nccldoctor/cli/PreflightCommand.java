@@ -54,6 +54,13 @@ final class PreflightCommand implements Callable<Integer> {
             description = "A node shape from configs/profiles/NAME.yaml, or a YAML file with an 'expect:' map.")
     String profile;
 
+    @Option(names = "--quick", description = "Also run a short NCCL allreduce, allgather and alltoall on this node's GPUs (one child "
+            + "process, 1 MiB to 64 MiB, at most --quick-timeout seconds per collective), judged against the narrowest GPU link.")
+    boolean quick;
+
+    @Option(names = "--quick-timeout", defaultValue = "30", paramLabel = "SECONDS", description = "Per collective of --quick. Default: ${DEFAULT-VALUE}.")
+    int quickTimeout;
+
     @Option(names = {"-o", "--output"}, paramLabel = "FILE",
             description = "Also write the result to FILE, in the format of its extension: .xml (JUnit), .prom (Prometheus textfile), "
                     + ".json, .md, .html; replaced atomically, so a textfile collector never reads half a file. A file of ours "
@@ -80,7 +87,11 @@ final class PreflightCommand implements Callable<Integer> {
         RuleContext context = new RuleContext(Configs.rules(rulesFile, rules), shape);
         List<String> argv = spec.commandLine().getParseResult().originalArgs();
         Snapshot snapshot = Snapshots.take(hostOptions.host(), Probes.node(), argv, VersionInfo.toolVersion(), Clock.systemUTC());
-        PreflightReport report = PreflightReport.of(snapshot, shape, Evaluation.of(snapshot, rules, context));
+        Evaluation evaluation = Evaluation.of(snapshot, rules, context);
+        if (quick) {
+            evaluation = quick(snapshot, evaluation);
+        }
+        PreflightReport report = PreflightReport.of(snapshot, shape, evaluation);
         var out = spec.commandLine().getOut();
         if (output != null) {
             write(snapshot, rules, context);
@@ -88,6 +99,40 @@ final class PreflightCommand implements Callable<Integer> {
         out.print(json ? Json.write(report) : PreflightText.render(report, Terminal.colour()));
         out.flush();
         return report.summary().exitCode();
+    }
+
+    /** --quick: the short NCCL run, its findings added, or why it did not run added to "not checked". */
+    private Evaluation quick(Snapshot snapshot, Evaluation e) {
+        List<Evaluation.NotChecked> notChecked = new java.util.ArrayList<>(e.notChecked());
+        List<io.nccldoctor.reports.Finding> findings = new java.util.ArrayList<>(e.findings());
+        var host = hostOptions.host();
+        List<String> missing = RunCommand.missingPieces(new io.nccldoctor.collectives.LibrariesProbe().run(host),
+                new io.nccldoctor.gdr.GpuProbe().run(host));
+        long gpus = io.nccldoctor.reports.Sections.pci(snapshot).flatMap(p -> p.devices().isValue() ? java.util.Optional.of(p.devices().get())
+                : java.util.Optional.empty()).orElse(List.of()).stream().filter(d -> d.kind() == io.nccldoctor.pcie.DeviceKind.GPU).count();
+        if (hostOptions.from != null) {
+            missing = List.of("a capture cannot run NCCL (--quick runs on the live node)");
+        }
+        if (!missing.isEmpty()) {
+            notChecked.add(new Evaluation.NotChecked(io.nccldoctor.reports.QuickCheck.CODE_FAILED, "quick NCCL check (--quick)",
+                    "cannot run here: " + String.join("; ", missing)));
+            return new Evaluation(findings, notChecked, e.passed());
+        }
+        try {
+            Path work = java.nio.file.Files.createTempDirectory("nccl-doctor-quick-");
+            var r = io.nccldoctor.reports.QuickCheck.run(snapshot, SweepCommand.childCommand(), (int) gpus, quickTimeout, System.getenv(), work);
+            if (r.skipped().isPresent()) {
+                notChecked.add(new Evaluation.NotChecked(io.nccldoctor.reports.QuickCheck.CODE_FAILED, "quick NCCL check (--quick)",
+                        r.skipped().get()));
+            }
+            findings.addAll(r.findings());
+            r.lines().forEach(l -> spec.commandLine().getErr().println("quick: " + l));
+        } catch (java.io.IOException ex) {
+            throw new IllegalStateException("--quick: " + ex.getMessage(), ex);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+        return new Evaluation(findings, notChecked, e.passed());
     }
 
     /** The same judgement as a one-node report, in the format of the file's extension (a status file: ours is replaced). */

@@ -120,6 +120,8 @@ class CliTest {
     void explainKnowsEveryRegisteredCode() {
         List<String> codes = new java.util.ArrayList<>(Registry.nodeRules().stream().map(r -> r.info().code()).toList());
         io.nccldoctor.reports.results.Reports.resultRules().forEach(r -> codes.add(r.info().code()));
+        codes.add("QUICK_CHECK_FAILED");
+        codes.add("QUICK_CHECK_SLOW");
         for (String code : codes) {
             Run r = run("explain", code.toLowerCase());
             assertThat(r.code()).as(code).isZero();
