@@ -90,7 +90,7 @@ public final class ProfileMismatch implements Rule {
         }
         if (req.containsKey("nicFirmware") && rdma.isPresent() && rdma.get().devices().isValue()) {
             for (RdmaDevices.RdmaDevice d : rdma.get().devices().get()) {
-                String fw = d.fwVersion().orElse("unknown (" + d.fwVersion().reason() + ")");
+                String fw = d.fwVersion().fold(v -> v, why -> "unknown (" + why + ")");
                 if (!fw.equals(req.get("nicFirmware"))) {
                     out.add(finding(d.name(), d.name() + " firmware " + fw + ", the profile requires " + req.get("nicFirmware"),
                             List.of("required by " + origin, "/sys/class/infiniband/" + d.name() + "/fw_ver: " + fw)));
