@@ -140,6 +140,31 @@ public record CounterDelta(Fact<Double> seconds, Fact<List<PortDelta>> ports, Fa
         for (String name : names) {
             counters.put(name, change(name, b.values.get(name), a.values.get(name), notes));
         }
+        return assemble(after, a, counters, notes);
+    }
+
+    /**
+     * One snapshot read the same way, each counter's value standing for its difference from zero: totals since the
+     * driver loaded or the counters were last cleared. Saturated PMA counters are noted.
+     */
+    public static List<PortDelta> totals(CounterSnapshot s) {
+        List<PortDelta> out = new ArrayList<>();
+        for (CounterSnapshot.Port p : s.ports().orElse(List.of())) {
+            Flat f = Flat.of(p);
+            List<String> notes = new ArrayList<>();
+            f.values.forEach((name, v) -> {
+                Integer width = name.startsWith("counters/") ? PMA_WIDTHS.get(name.substring("counters/".length())) : null;
+                if (width != null && v.isValue() && v.get() == (1L << width) - 1) {
+                    notes.add(name + " is saturated at " + v.get() + " (its " + width + "-bit maximum): clear it (perfquery -x -R) "
+                            + "to count again");
+                }
+            });
+            out.add(assemble(p, f, f.values, notes));
+        }
+        return out;
+    }
+
+    private static PortDelta assemble(CounterSnapshot.Port after, Flat a, Map<String, Fact<Long>> counters, List<String> notes) {
         Map<String, Fact<Long>> figures = new LinkedHashMap<>();
         for (CounterFigure f : CounterFigure.values()) {
             figures.put(f.key(), figure(f, counters, a));

@@ -22,10 +22,10 @@ class CounterDeltaTest {
         CounterDelta d = CounterFixtures.delta("healthy");
         assertThat(d.seconds().get()).isEqualTo(10.0);
         CounterDelta.PortDelta rail0 = d.ports().get().get(0);
-        assertThat(rail0.counters().get("counters/port_xmit_data").get()).as("the kernel's count of 4-byte words").isEqualTo(2_875_000_000L);
-        assertThat(rail0.figure(CounterFigure.TX_BYTES).get()).as("port_xmit_data x 4").isEqualTo(11_500_000_000L);
-        assertThat(rail0.figure(CounterFigure.RX_BYTES).get()).isEqualTo(11_500_000_000L);
-        assertThat(rail0.figure(CounterFigure.TX_PACKETS).get()).isEqualTo(2_807_617L);
+        assertThat(rail0.counters().get("counters/port_xmit_data").get()).as("the kernel's count of 4-byte words").isEqualTo(28_750_000_000L);
+        assertThat(rail0.figure(CounterFigure.TX_BYTES).get()).as("port_xmit_data x 4").isEqualTo(115_000_000_000L);
+        assertThat(rail0.figure(CounterFigure.RX_BYTES).get()).isEqualTo(115_000_000_000L);
+        assertThat(rail0.figure(CounterFigure.TX_PACKETS).get()).isEqualTo(28_076_171L);
         assertThat(rail0.netdevs()).containsExactly("enp178s0f0");
     }
 
@@ -62,9 +62,9 @@ class CounterDeltaTest {
 
     @Test
     void theCvOfTxBytesAcrossRails() {
-        // 11.5 and 11.44 GB: mean 11.47, population sd 0.03
+        // 115 and 114.4 GB: mean 114.7, population sd 0.3
         assertThat(CounterFixtures.delta("healthy").txBytesCv().get()).isCloseTo(0.03 / 11.47, within(1e-9));
-        // 11.8 and 3.6 GB: mean 7.7, sd 4.1
+        // 118 and 36 GB: mean 77, sd 41
         assertThat(CounterFixtures.delta("uneven-rails").txBytesCv().get()).isCloseTo(4.1 / 7.7, within(1e-9));
     }
 

@@ -21,8 +21,10 @@ public record RulesConfig(Map<String, Severity> severity, List<String> disabled,
     /**
      * @param ncclMinimumVersion the oldest NCCL this site accepts, e.g. "2.27.5"; unset: no minimum
      * @param roceMinMtu         the smallest netdev MTU for a RoCE port (default {@link Defaults#ROCE_MIN_MTU})
+     * @param counters           the counter rules' thresholds (unset keys: {@link CounterThresholds#DEFAULTS})
      */
-    public record Thresholds(String ncclMinimumVersion, Integer roceMinMtu, ResultThresholds results) {
+    public record Thresholds(String ncclMinimumVersion, Integer roceMinMtu, ResultThresholds results,
+                             CounterThresholds counters) {
         public Thresholds(String ncclMinimumVersion) {
             this(ncclMinimumVersion, null, null);
         }
@@ -31,8 +33,13 @@ public record RulesConfig(Map<String, Severity> severity, List<String> disabled,
             this(ncclMinimumVersion, roceMinMtu, null);
         }
 
+        public Thresholds(String ncclMinimumVersion, Integer roceMinMtu, ResultThresholds results) {
+            this(ncclMinimumVersion, roceMinMtu, results, null);
+        }
+
         public Thresholds {
             results = results == null ? ResultThresholds.DEFAULTS : results.withDefaults();
+            counters = counters == null ? CounterThresholds.DEFAULTS : counters.withDefaults();
         }
 
         public Optional<String> ncclMinimum() {
