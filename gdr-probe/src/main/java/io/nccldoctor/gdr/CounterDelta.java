@@ -140,7 +140,23 @@ public record CounterDelta(Fact<Double> seconds, Fact<List<PortDelta>> ports, Fa
         for (String name : names) {
             counters.put(name, change(name, b.values.get(name), a.values.get(name), notes));
         }
+        saturated(counters, notes);
         return assemble(after, a, counters, notes);
+    }
+
+    /** One note for every PMA counter stuck at its maximum: "counters/link_downed 255 (8 bits), …". */
+    private static void saturated(Map<String, Fact<Long>> counters, List<String> notes) {
+        List<String> stuck = new ArrayList<>();
+        counters.forEach((name, v) -> {
+            Integer width = name.startsWith("counters/") ? PMA_WIDTHS.get(name.substring("counters/".length())) : null;
+            long max = width == null ? -1 : (1L << width) - 1;
+            if (width != null && !v.isValue() && v.reason().startsWith("saturated at ")) {
+                stuck.add(name + " " + max + " (" + width + " bits)");
+            }
+        });
+        if (!stuck.isEmpty()) {
+            notes.add("PMA counters stuck at their maximum count nothing more (clear them with perfquery -x -R): " + String.join(", ", stuck));
+        }
     }
 
     /**
@@ -151,14 +167,14 @@ public record CounterDelta(Fact<Double> seconds, Fact<List<PortDelta>> ports, Fa
         List<PortDelta> out = new ArrayList<>();
         for (CounterSnapshot.Port p : s.ports().orElse(List.of())) {
             Flat f = Flat.of(p);
-            List<String> notes = new ArrayList<>();
+            Map<String, Fact<Long>> marked = new TreeMap<>();
             f.values.forEach((name, v) -> {
                 Integer width = name.startsWith("counters/") ? PMA_WIDTHS.get(name.substring("counters/".length())) : null;
-                if (width != null && v.isValue() && v.get() == (1L << width) - 1) {
-                    notes.add(name + " is saturated at " + v.get() + " (its " + width + "-bit maximum): clear it (perfquery -x -R) "
-                            + "to count again");
-                }
+                boolean atMax = width != null && v.isValue() && v.get() == (1L << width) - 1;
+                marked.put(name, atMax ? Fact.absent("saturated at " + v.get()) : v);
             });
+            List<String> notes = new ArrayList<>();
+            saturated(marked, notes);
             out.add(assemble(p, f, f.values, notes));
         }
         return out;
@@ -222,8 +238,6 @@ public record CounterDelta(Fact<Double> seconds, Fact<List<PortDelta>> ports, Fa
         Integer width = name.startsWith("counters/") ? PMA_WIDTHS.get(name.substring("counters/".length())) : null;
         if (width != null && a == (1L << width) - 1) {
             if (a == b) {
-                notes.add(name + " is saturated at " + a + " (its " + width + "-bit maximum): it cannot count further, "
-                        + "clear it (perfquery -x -R) to see new events");
                 return Fact.absent("saturated at " + a + " (the " + width + "-bit PMA maximum) in both snapshots: "
                         + "an unchanged value says nothing");
             }

@@ -52,7 +52,9 @@ class CounterDeltaTest {
         assertThat(rail0.figure(CounterFigure.LINK_DOWNED).reason())
                 .isEqualTo("saturated at 255 (the 8-bit PMA maximum) in both snapshots: an unchanged value says nothing");
         assertThat(rail0.figure(CounterFigure.XMIT_DISCARDS).reason()).startsWith("saturated at 65535 (the 16-bit");
-        assertThat(rail0.notes()).anyMatch(n -> n.startsWith("counters/link_downed is saturated at 255"));
+        assertThat(rail0.notes()).containsExactly("PMA counters stuck at their maximum count nothing more (clear them with perfquery -x -R): "
+                + "counters/excessive_buffer_overrun_errors 15 (4 bits), counters/link_downed 255 (8 bits), "
+                + "counters/port_xmit_discards 65535 (16 bits), counters/port_xmit_wait 4294967295 (32 bits)");
         CounterDelta.PortDelta rail1 = CounterFixtures.delta("link-flap").ports().get().get(1);
         assertThat(rail1.figure(CounterFigure.LINK_DOWNED).get()).as("a cleared counter counts the flap").isEqualTo(1L);
         assertThat(rail1.figure(CounterFigure.SYMBOL_ERRORS).get()).isEqualTo(1480L);

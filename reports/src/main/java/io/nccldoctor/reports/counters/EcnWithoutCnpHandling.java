@@ -56,7 +56,7 @@ public final class EcnWithoutCnpHandling implements CounterRule {
             if (why.isEmpty()) {
                 return List.of();
             }
-            List<String> evidence = new ArrayList<>(why);
+            List<String> evidence = new ArrayList<>(why.subList(1, why.size()));
             for (CounterFigure f : List.of(CounterFigure.ECN_MARKED, CounterFigure.CNP_SENT, CounterFigure.CNP_HANDLED,
                     CounterFigure.CNP_IGNORED)) {
                 evidence.add(CounterPorts.line(p, f));

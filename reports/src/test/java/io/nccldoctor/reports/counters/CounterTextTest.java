@@ -37,7 +37,8 @@ class CounterTextTest {
                 .contains("    pauses    prio 3 rx +120 (3.10 ms), tx +40 (1.00 ms); global rx +0, tx +0; storms +0 (warnings +0)\n")
                 .contains("    ECN/CNP   ECN-marked +5,000; CNP sent +5,000, handled +4,800, ignored +0\n")
                 .contains("    drops     out_of_buffer +0; rx_discards_phy +0; tx_discards_phy +0; port_xmit_discards n/a\n")
-                .contains("    note      counters/link_downed is saturated at 255")
+                .contains("    note      PMA counters stuck at their maximum count nothing more (clear them with perfquery -x -R): "
+                        + "counters/excessive_buffer_overrun_errors 15 (4 bits), counters/link_downed 255 (8 bits), ")
                 .contains("Rails: Tx bytes CV 0.003 over 2 ports (0 is perfectly even)\n")
                 .endsWith("Findings: none\n");
     }
@@ -61,7 +62,7 @@ class CounterTextTest {
                 .contains("    bytes     Tx 746.31 TiB; Rx 746.25 TiB\n")
                 .contains("    pauses    prio 3 rx 1,234 (85.56 ms), tx 0 (0.00 ms)")
                 .contains("    transport out of sequence 0; NAK seq errors 0; retransmissions 0 (timeouts 0); ACK timeouts 2,705")
-                .contains("    note      counters/port_xmit_discards is saturated at 65535")
+                .contains("counters/port_xmit_discards 65535 (16 bits), counters/port_xmit_wait 4294967295 (32 bits)\n")
                 .doesNotContain("Findings");
     }
 
