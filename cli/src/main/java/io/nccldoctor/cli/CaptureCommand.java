@@ -42,7 +42,7 @@ final class CaptureCommand implements Callable<Integer> {
     public Integer call() {
         CaptureWriter writer = CaptureWriter.create(output, force);
         Host live = HostOptions.liveHost();
-        List<Probe<?>> probes = Probes.node();
+        List<Probe<?>> probes = Probes.capture();
         List<String> argv = spec.commandLine().getParseResult().originalArgs();
         Snapshot s = Snapshots.take(writer.recording(live), probes, argv, VersionInfo.toolVersion(), Clock.systemUTC());
         Manifest m = new Manifest(Manifest.FORMAT_VERSION, s.toolVersion(), s.createdAt(), s.hostName(), argv, live.env(),

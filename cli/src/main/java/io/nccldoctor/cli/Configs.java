@@ -32,6 +32,7 @@ final class Configs {
         io.nccldoctor.reports.results.Reports.resultRules().forEach(r -> codes.add(r.info().code())); // one file serves every verb
         codes.add(io.nccldoctor.reports.QuickCheck.CODE_FAILED);
         codes.add(io.nccldoctor.reports.QuickCheck.CODE_SLOW);
+        io.nccldoctor.reports.counters.CounterRules.all().forEach(r -> codes.add(r.info().code()));
         if (flag != null) {
             if (!Files.isRegularFile(flag)) {
                 throw new InputException("--rules " + flag + ": no such file");

@@ -21,6 +21,13 @@ final class Probes {
                 new RdmaProbe(), new GdrHostProbe());
     }
 
+    /** What `capture` records: the node probes and the port counters, so that `counters --from` can replay them. */
+    static List<Probe<?>> capture() {
+        List<Probe<?>> all = new java.util.ArrayList<>(node());
+        all.add(new io.nccldoctor.gdr.CounterProbe());
+        return List.copyOf(all);
+    }
+
     /** The node probes plus the GPU survey through CUDA and NVML (initialises the driver: slower on GPU nodes). */
     static List<Probe<?>> withGpus() {
         List<Probe<?>> all = new java.util.ArrayList<>(node());

@@ -122,6 +122,7 @@ class CliTest {
         io.nccldoctor.reports.results.Reports.resultRules().forEach(r -> codes.add(r.info().code()));
         codes.add("QUICK_CHECK_FAILED");
         codes.add("QUICK_CHECK_SLOW");
+        io.nccldoctor.reports.counters.CounterRules.all().forEach(r -> codes.add(r.info().code()));
         for (String code : codes) {
             Run r = run("explain", code.toLowerCase());
             assertThat(r.code()).as(code).isZero();

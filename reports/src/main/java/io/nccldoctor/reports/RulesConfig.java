@@ -24,23 +24,26 @@ public record RulesConfig(Map<String, Severity> severity, List<String> disabled,
      * @param roceMinMtu         the smallest netdev MTU for a RoCE port (default {@link Defaults#ROCE_MIN_MTU})
      * @param results            the pattern detectors over measured results
      * @param compare            when an A/B comparison calls a change real
+     * @param counters           the counter rules' thresholds (unset keys: {@link CounterThresholds#DEFAULTS})
      */
-    public record Thresholds(String ncclMinimumVersion, Integer roceMinMtu, ResultThresholds results, CompareThresholds compare) {
+    public record Thresholds(String ncclMinimumVersion, Integer roceMinMtu, ResultThresholds results, CompareThresholds compare,
+                             CounterThresholds counters) {
         public Thresholds(String ncclMinimumVersion) {
-            this(ncclMinimumVersion, null, null, null);
+            this(ncclMinimumVersion, null, null, null, null);
         }
 
         public Thresholds(String ncclMinimumVersion, Integer roceMinMtu) {
-            this(ncclMinimumVersion, roceMinMtu, null, null);
+            this(ncclMinimumVersion, roceMinMtu, null, null, null);
         }
 
         public Thresholds(String ncclMinimumVersion, Integer roceMinMtu, ResultThresholds results) {
-            this(ncclMinimumVersion, roceMinMtu, results, null);
+            this(ncclMinimumVersion, roceMinMtu, results, null, null);
         }
 
         public Thresholds {
             results = results == null ? ResultThresholds.DEFAULTS : results.withDefaults();
             compare = compare == null ? CompareThresholds.DEFAULTS : compare.withDefaults();
+            counters = counters == null ? CounterThresholds.DEFAULTS : counters.withDefaults();
         }
 
         public Optional<String> ncclMinimum() {

@@ -40,22 +40,7 @@ public record PortBalance(String title, List<Port> ports) implements Chart {
      * whole population, not a sample). NaN for no values or a zero mean, where it has no meaning.
      */
     public static double cv(double[] values) {
-        if (values.length == 0) {
-            return Double.NaN;
-        }
-        double sum = 0;
-        for (double v : values) {
-            sum += v;
-        }
-        double mean = sum / values.length;
-        if (mean == 0) {
-            return Double.NaN;
-        }
-        double squares = 0;
-        for (double v : values) {
-            squares += (v - mean) * (v - mean);
-        }
-        return Math.sqrt(squares / values.length) / mean;
+        return io.nccldoctor.core.Stats.cv(values);
     }
 
     /** The CV of these ports' byte counts. */
