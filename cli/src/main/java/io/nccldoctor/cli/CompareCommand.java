@@ -9,7 +9,6 @@ import io.nccldoctor.reports.compare.CompareMarkdown;
 import io.nccldoctor.reports.compare.Comparison;
 import io.nccldoctor.reports.compare.Verdict;
 import io.nccldoctor.reports.chart.Chart;
-import io.nccldoctor.reports.chart.Format;
 import io.nccldoctor.reports.results.ResultInputs;
 import io.nccldoctor.reports.results.Sweep;
 import io.nccldoctor.reports.results.SweepResults;
@@ -81,9 +80,7 @@ final class CompareCommand implements Callable<Integer> {
         if (fmt.equals("junit") || fmt.equals("prom")) {
             throw new InputException("--format " + fmt + ": compare writes html, md, json, png, svg or txt");
         }
-        if (output != null && Files.exists(output) && !force) {
-            throw new InputException("-o " + output + ": exists; give another name, or --force to overwrite it");
-        }
+        Outputs.refuseOverwrite(output, force);
         RulesConfig config = Configs.rules(rulesFile, Registry.nodeRules());
         Arm a;
         Arm b;
@@ -113,28 +110,14 @@ final class CompareCommand implements Callable<Integer> {
             case "html" -> utf8(CompareHtml.render(c));
             case "md" -> utf8(CompareMarkdown.render(c));
             case "json" -> utf8(Json.write(c));
-            case "png", "svg" -> {
-                String name = chart != null ? chart : charts.keySet().stream().findFirst().orElseThrow(
-                        () -> new InputException("no chart: the two sets share no collective and size"));
-                Chart ch = charts.get(name);
-                if (ch == null) {
-                    throw new InputException("--chart " + name + ": not among " + String.join(", ", charts.keySet()));
-                }
-                yield ch.render(fmt.equals("png") ? Format.PNG : Format.SVG, 1100, 560);
-            }
+            case "png", "svg" -> Outputs.chart(charts, chart, fmt, 1100, 560, "no chart: the two sets share no collective and size");
             default -> utf8(text(c));
         };
-        if (output == null) {
-            if (fmt.equals("png")) {
-                throw new InputException("--format png writes binary data: give -o FILE.png");
-            }
-            out.print(new String(bytes, StandardCharsets.UTF_8));
-        } else {
-            ReportCommand.write(output, bytes);
-            out.println("wrote " + output + " (" + fmt + ")");
+        Outputs.emit(out, output, fmt, bytes, "");
+        if (output != null) {
             c.summaries().forEach(s -> out.println("  " + s.line()));
+            out.flush();
         }
-        out.flush();
         return regression ? 1 : 0;
     }
 
@@ -186,6 +169,6 @@ final class CompareCommand implements Callable<Integer> {
     }
 
     private static byte[] utf8(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
+        return Outputs.utf8(s);
     }
 }

@@ -8,7 +8,6 @@ import io.nccldoctor.reports.NodeShape;
 import io.nccldoctor.reports.RuleContext;
 import io.nccldoctor.reports.RulesConfig;
 import io.nccldoctor.reports.chart.Chart;
-import io.nccldoctor.reports.chart.Format;
 import io.nccldoctor.reports.html.HtmlReport;
 import io.nccldoctor.reports.render.JUnitReport;
 import io.nccldoctor.reports.render.MarkdownReport;
@@ -97,9 +96,7 @@ final class ReportCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         String fmt = format(format, output);
-        if (output != null && Files.exists(output) && !force) {
-            throw new InputException("-o " + output + ": exists; give another name, or --force to overwrite it");
-        }
+        Outputs.refuseOverwrite(output, force);
         RulesConfig config = Configs.rules(rulesFile, Registry.nodeRules());
         ResultSet data = new ResultInputs(dir -> Snapshots.take(Capture.open(dir).host(), Probes.withGpus(), List.of("report", dir.toString()),
                 VersionInfo.toolVersion(), Clock.systemUTC())).read(inputs, Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
@@ -126,16 +123,7 @@ final class ReportCommand implements Callable<Integer> {
             case "prom" -> utf8(PrometheusReport.render(report));
             default -> utf8(ReportText.render(report));
         };
-        if (output == null) {
-            if (fmt.equals("png")) {
-                throw new InputException("--format png writes binary data: give -o FILE.png");
-            }
-            out.print(new String(bytes, StandardCharsets.UTF_8));
-        } else {
-            write(output, bytes);
-            out.println("wrote " + output + " (" + fmt + "): " + report.verdictLine());
-        }
-        out.flush();
+        Outputs.emit(out, output, fmt, bytes, report.verdictLine());
         return report.exitCode();
     }
 
@@ -162,12 +150,6 @@ final class ReportCommand implements Callable<Integer> {
     }
 
     private byte[] chart(Map<String, Chart> charts, String fmt) {
-        String name = chart == null ? "busbw" : chart;
-        Chart c = charts.get(name);
-        if (c == null) {
-            throw new InputException("--chart " + name + ": " + (charts.isEmpty() ? "these inputs give no chart"
-                    : "not among the charts of these inputs: " + String.join(", ", charts.keySet())));
-        }
         String[] wh = size.toLowerCase(Locale.ROOT).split("x");
         int w;
         int h;
@@ -180,7 +162,7 @@ final class ReportCommand implements Callable<Integer> {
         if (w < 100 || h < 100 || w > 8192 || h > 8192) {
             throw new InputException("--size " + size + ": each side from 100 to 8192 pixels");
         }
-        return c.render(fmt.equals("png") ? Format.PNG : Format.SVG, w, h);
+        return Outputs.chart(charts, chart == null ? "busbw" : chart, fmt, w, h, "these inputs give no chart");
     }
 
     private static byte[] utf8(String s) {

@@ -5,8 +5,6 @@ import io.nccldoctor.core.Json;
 import io.nccldoctor.core.Snapshots;
 import io.nccldoctor.core.capture.Capture;
 import io.nccldoctor.reports.RulesConfig;
-import io.nccldoctor.reports.chart.Chart;
-import io.nccldoctor.reports.chart.Format;
 import io.nccldoctor.reports.results.ResultInputs;
 import io.nccldoctor.reports.results.ResultSet;
 import io.nccldoctor.reports.rulezero.RuleZero;
@@ -17,14 +15,11 @@ import io.nccldoctor.reports.rulezero.SuspectTable;
 import io.nccldoctor.reports.rulezero.Verdict;
 import io.nccldoctor.reports.rules.Registry;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -88,9 +83,7 @@ final class RuleZeroCommand implements Callable<Integer> {
         if (fmt.equals("junit") || fmt.equals("prom")) {
             throw new InputException("--format " + fmt + ": rulezero writes html, md, json, png, svg or txt");
         }
-        if (output != null && Files.exists(output) && !force) {
-            throw new InputException("-o " + output + ": exists; give another name, or --force to overwrite it");
-        }
+        Outputs.refuseOverwrite(output, force);
         RulesConfig config = Configs.rules(rulesFile, Registry.nodeRules());
         List<String> inputs = new ArrayList<>(references);
         inputs.addAll(nodes);
@@ -102,28 +95,10 @@ final class RuleZeroCommand implements Callable<Integer> {
             case "html" -> utf8(RuleZeroHtml.render(z));
             case "md" -> utf8(RuleZeroMarkdown.render(z));
             case "json" -> utf8(Json.write(z));
-            case "png", "svg" -> {
-                Map<String, ? extends Chart> charts = RuleZeroCharts.all(z);
-                String name = chart != null ? chart : charts.keySet().stream().findFirst()
-                        .orElseThrow(() -> new InputException("no chart: no suspect row has a reference"));
-                Chart c = charts.get(name);
-                if (c == null) {
-                    throw new InputException("--chart " + name + ": not among " + String.join(", ", charts.keySet()));
-                }
-                yield c.render(fmt.equals("png") ? Format.PNG : Format.SVG, 1100, 560);
-            }
+            case "png", "svg" -> Outputs.chart(RuleZeroCharts.all(z), chart, fmt, 1100, 560, "no chart: no suspect row has a reference");
             default -> utf8(text(z));
         };
-        if (output == null) {
-            if (fmt.equals("png")) {
-                throw new InputException("--format png writes binary data: give -o FILE.png");
-            }
-            out.print(new String(bytes, StandardCharsets.UTF_8));
-        } else {
-            ReportCommand.write(output, bytes);
-            out.println("wrote " + output + " (" + fmt + "): " + z.verdictLine());
-        }
-        out.flush();
+        Outputs.emit(out, output, fmt, bytes, z.verdictLine());
         return z.verdict() == Verdict.HARNESS_ARTIFACT || z.verdict() == Verdict.FABRIC ? 1 : 0;
     }
 
@@ -139,6 +114,6 @@ final class RuleZeroCommand implements Callable<Integer> {
     }
 
     private static byte[] utf8(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
+        return Outputs.utf8(s);
     }
 }

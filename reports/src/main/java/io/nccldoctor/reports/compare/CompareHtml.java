@@ -21,25 +21,15 @@ public final class CompareHtml {
     }
 
     private static final String CSS = """
-            body{font:14px/1.45 "DejaVu Sans",system-ui,sans-serif;margin:0;color:#1d2430;background:#f6f7f9}
-            main{max-width:1180px;margin:0 auto;padding:24px}
-            h1{font-size:22px;margin:0 0 4px} h2{font-size:18px;margin:32px 0 8px;border-bottom:1px solid #d5d9e0;padding-bottom:4px}
             .verdict{background:#fff;border:1px solid #d5d9e0;border-radius:6px;padding:10px 14px;margin:6px 0}
-            table{border-collapse:collapse;background:#fff;font-size:12.5px;margin:6px 0}
-            th,td{border:1px solid #d5d9e0;padding:3px 7px;text-align:right;white-space:nowrap} th{background:#eef0f4} td.l,th.l{text-align:left}
-            td.wrap{white-space:normal}
+            th,td{white-space:nowrap} td.wrap{white-space:normal}
             td.FASTER{background:#dff0e0;font-weight:bold} td.SLOWER{background:#fbe3e3;font-weight:bold} td.NOT_TESTED{color:#666}
-            img{max-width:100%;height:auto;background:#fff;border:1px solid #d5d9e0;border-radius:4px;margin:6px 0}
-            .muted{color:#666;font-size:12.5px} ul{margin:6px 0 6px 18px;padding:0}
             """;
 
     public static String render(Comparison c) {
         String title = "A/B: " + c.a().name() + " against " + c.b().name();
         StringBuilder h = new StringBuilder(1 << 16);
-        h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
-                .append("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; style-src 'unsafe-inline'\">\n")
-                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-                .append("<title>").append(esc(title)).append("</title>\n<style>").append(CSS).append("</style></head>\n<body><main>\n");
+        io.nccldoctor.reports.html.Html.open(h, title, CSS);
         h.append("<h1>").append(esc(title)).append("</h1>\n");
         arms(h, c);
         verdicts(h, c);

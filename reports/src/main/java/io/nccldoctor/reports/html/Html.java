@@ -1,9 +1,35 @@
 package io.nccldoctor.reports.html;
 
-/** HTML escaping for text and attribute values: every string from a host, a log or a file goes through it. */
+/**
+ * What every HTML page of the tool shares: escaping for text and attribute values (every string from a host, a log or
+ * a file goes through it), the head with a Content Security Policy that allows no script and no request (images
+ * only as data: URIs, styles only inline), and the common style.
+ */
 public final class Html {
 
     private Html() {
+    }
+
+    /** The style every page starts from; a page adds its own rules. */
+    public static final String BASE_CSS = """
+            body{font:14px/1.45 "DejaVu Sans",system-ui,sans-serif;margin:0;color:#1d2430;background:#f6f7f9}
+            main{max-width:1180px;margin:0 auto;padding:24px}
+            h1{font-size:22px;margin:0 0 4px} h2{font-size:18px;margin:32px 0 8px;border-bottom:1px solid #d5d9e0;padding-bottom:4px}
+            h3{font-size:15px;margin:18px 0 6px}
+            table{border-collapse:collapse;background:#fff;font-size:12.5px;margin:6px 0}
+            th,td{border:1px solid #d5d9e0;padding:3px 7px;text-align:right} th{background:#eef0f4} td.l,th.l{text-align:left}
+            td.bad{background:#fbe3e3;font-weight:bold}
+            img{max-width:100%;height:auto;background:#fff;border:1px solid #d5d9e0;border-radius:4px;margin:6px 0}
+            ul{margin:6px 0 6px 18px;padding:0} .muted{color:#666;font-size:12.5px}
+            """;
+
+    /** The doctype, the head (CSP, title, style) and the opening of the body, into {@code h}. */
+    public static StringBuilder open(StringBuilder h, String title, String css) {
+        return h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
+                .append("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; style-src 'unsafe-inline'\">\n")
+                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+                .append("<title>").append(esc(title)).append("</title>\n<style>").append(BASE_CSS).append(css)
+                .append("</style></head>\n<body><main>\n");
     }
 
     public static String esc(String s) {

@@ -32,10 +32,6 @@ public final class HtmlReport {
     }
 
     private static final String CSS = """
-            body{font:14px/1.45 "DejaVu Sans",system-ui,sans-serif;margin:0;color:#1d2430;background:#f6f7f9}
-            main{max-width:1180px;margin:0 auto;padding:24px}
-            h1{font-size:22px;margin:0 0 4px} h2{font-size:18px;margin:32px 0 8px;border-bottom:1px solid #d5d9e0;padding-bottom:4px}
-            h3{font-size:15px;margin:18px 0 6px}
             .example{background:#fff4ce;border:1px solid #e0c25a;padding:8px 12px;margin:12px 0;font-weight:bold}
             .verdict{display:flex;gap:16px;align-items:center;background:#fff;border:1px solid #d5d9e0;border-radius:6px;padding:14px}
             .badge{font-weight:bold;font-size:20px;padding:6px 14px;border-radius:4px;color:#fff}
@@ -44,21 +40,13 @@ public final class HtmlReport {
             .finding.error{border-left-color:#c62828}.finding.warn{border-left-color:#e08a00}.finding.info{border-left-color:#1565c0}
             .sev{font-weight:bold;text-transform:uppercase;font-size:12px;margin-right:6px}
             .code{font-family:"DejaVu Sans Mono",monospace;font-size:12px;background:#eef0f4;padding:1px 5px;border-radius:3px}
-            .subject{color:#555} ul{margin:6px 0 6px 18px;padding:0} .remedy{margin-top:6px}
-            table{border-collapse:collapse;background:#fff;font-size:12.5px;margin:6px 0}
-            th,td{border:1px solid #d5d9e0;padding:3px 7px;text-align:right} th{background:#eef0f4} td.l,th.l{text-align:left}
-            td.bad{background:#fbe3e3;font-weight:bold}
-            img{max-width:100%;height:auto;background:#fff;border:1px solid #d5d9e0;border-radius:4px;margin:6px 0}
+            .subject{color:#555} .remedy{margin-top:6px}
             details{margin:6px 0} summary{cursor:pointer}
-            .muted{color:#666;font-size:12.5px}
             """;
 
     public static String render(Report r, ResultThresholds t) {
         StringBuilder h = new StringBuilder(1 << 16);
-        h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
-                .append("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; style-src 'unsafe-inline'\">\n")
-                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-                .append("<title>").append(esc(r.data().title())).append("</title>\n<style>").append(CSS).append("</style></head>\n<body><main>\n");
+        Html.open(h, r.data().title(), CSS);
         h.append("<h1>").append(esc(r.data().title())).append("</h1>\n");
         h.append("<div class=\"muted\">").append(esc(r.data().createdAt())).append(" · inputs: ")
                 .append(esc(String.join(", ", r.data().inputs()))).append("</div>\n");

@@ -7,7 +7,6 @@ import io.nccldoctor.pcie.DeviceKind;
 import io.nccldoctor.pcie.LinkCeiling;
 import io.nccldoctor.pcie.NcclPathTypes;
 import io.nccldoctor.pcie.PciDevice;
-import io.nccldoctor.reports.NodeShape;
 import io.nccldoctor.reports.Outcome;
 import io.nccldoctor.reports.Rule;
 import io.nccldoctor.reports.RuleContext;

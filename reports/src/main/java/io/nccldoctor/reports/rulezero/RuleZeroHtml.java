@@ -21,26 +21,14 @@ public final class RuleZeroHtml {
     }
 
     private static final String CSS = """
-            body{font:14px/1.45 "DejaVu Sans",system-ui,sans-serif;margin:0;color:#1d2430;background:#f6f7f9}
-            main{max-width:1180px;margin:0 auto;padding:24px}
-            h1{font-size:22px;margin:0 0 4px} h2{font-size:18px;margin:32px 0 8px;border-bottom:1px solid #d5d9e0;padding-bottom:4px}
-            h3{font-size:15px;margin:18px 0 6px}
             .verdict{display:flex;gap:16px;align-items:center;background:#fff;border:1px solid #d5d9e0;border-radius:6px;padding:14px}
             .badge{font-weight:bold;font-size:16px;padding:6px 14px;border-radius:4px;color:#fff;white-space:nowrap}
             .HARNESS_ARTIFACT{background:#c62828}.FABRIC{background:#e08a00}.CONSISTENT{background:#2e7d32}.NO_REFERENCE{background:#607080}
-            table{border-collapse:collapse;background:#fff;font-size:12.5px;margin:6px 0}
-            th,td{border:1px solid #d5d9e0;padding:3px 7px;text-align:right} th{background:#eef0f4} td.l,th.l{text-align:left}
-            td.bad{background:#fbe3e3;font-weight:bold}
-            img{max-width:100%;height:auto;background:#fff;border:1px solid #d5d9e0;border-radius:4px;margin:6px 0}
-            ul{margin:6px 0 6px 18px;padding:0} .muted{color:#666;font-size:12.5px}
             """;
 
     public static String render(RuleZero z) {
         StringBuilder h = new StringBuilder(1 << 16);
-        h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
-                .append("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; style-src 'unsafe-inline'\">\n")
-                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-                .append("<title>Rule zero: the harness against nccl-tests</title>\n<style>").append(CSS).append("</style></head>\n<body><main>\n")
+        io.nccldoctor.reports.html.Html.open(h, "Rule zero: the harness against nccl-tests", CSS)
                 .append("<h1>Rule zero: the harness against nccl-tests</h1>\n")
                 .append("<p class=\"muted\">Before blaming the hardware, run the reference tool (nccl-tests) on the same sizes and read how it ")
                 .append("conditions its inputs.</p>\n");
