@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -47,26 +48,19 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "slower, 1 B is slower somewhere (a regression), 2 bad input."})
 final class CompareCommand implements Callable<Integer> {
 
+    @Mixin
+    OutputOptions o;
+
     @Parameters(arity = "1..2", paramLabel = "A [B]", description = "The two result sets (or one sweep result with two arms).")
     List<String> inputs;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the comparison here; the format follows the extension.")
-    Path output;
 
-    @Option(names = "--format", paramLabel = "FORMAT", description = "html, md, json, png, svg, txt.")
-    String format;
 
-    @Option(names = "--chart", paramLabel = "NAME", description = "For png and svg: which chart (--list-charts names them).")
-    String chart;
 
     @Option(names = "--list-charts", description = "Name the charts, and stop.")
     boolean listCharts;
 
-    @Option(names = "--rules", paramLabel = "FILE", description = "Rule configuration (default: configs/rules.yaml).")
-    Path rulesFile;
 
-    @Option(names = "--force", description = "Overwrite FILE if it exists.")
-    boolean force;
 
     @Spec
     CommandSpec spec;
@@ -76,12 +70,12 @@ final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String fmt = ReportCommand.format(format, output);
+        String fmt = ReportCommand.format(o.format, o.output);
         if (fmt.equals("junit") || fmt.equals("prom")) {
             throw new InputException("--format " + fmt + ": compare writes html, md, json, png, svg or txt");
         }
-        Outputs.refuseOverwrite(output, force);
-        RulesConfig config = Configs.rules(rulesFile, Registry.nodeRules());
+        Outputs.refuseOverwrite(o.output, o.force);
+        RulesConfig config = Configs.rules(o.rulesFile, Registry.nodeRules());
         Arm a;
         Arm b;
         if (inputs.size() == 1) {
@@ -110,11 +104,11 @@ final class CompareCommand implements Callable<Integer> {
             case "html" -> utf8(CompareHtml.render(c));
             case "md" -> utf8(CompareMarkdown.render(c));
             case "json" -> utf8(Json.write(c));
-            case "png", "svg" -> Outputs.chart(charts, chart, fmt, 1100, 560, "no chart: the two sets share no collective and size");
+            case "png", "svg" -> Outputs.chart(charts, o.chart, fmt, 1100, 560, "no chart: the two sets share no collective and size");
             default -> utf8(text(c));
         };
-        Outputs.emit(out, output, fmt, bytes, "");
-        if (output != null) {
+        Outputs.emit(out, o.output, fmt, bytes, "");
+        if (o.output != null) {
             c.summaries().forEach(s -> out.println("  " + s.line()));
             out.flush();
         }

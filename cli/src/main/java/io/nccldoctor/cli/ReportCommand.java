@@ -33,6 +33,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -66,17 +67,14 @@ import picocli.CommandLine.Model.CommandSpec;
             "Exit codes: 0 no error-level finding, 1 an error-level finding, 2 bad usage or input, 3 the tool failed."})
 final class ReportCommand implements Callable<Integer> {
 
+    @Mixin
+    OutputOptions o;
+
     @Parameters(arity = "1..*", paramLabel = "INPUT", description = "Result files, snapshots, capture folders or bundles.")
     List<String> inputs;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the report here; the format follows the extension.")
-    Path output;
 
-    @Option(names = "--format", paramLabel = "FORMAT", description = "html, md, json, xml (or junit), prom, png, svg, txt (or terminal).")
-    String format;
 
-    @Option(names = "--chart", paramLabel = "NAME", description = "For png and svg: which chart (--list-charts names them). Default: busbw.")
-    String chart;
 
     @Option(names = "--list-charts", description = "Name the charts these inputs give, and stop.")
     boolean listCharts;
@@ -84,20 +82,16 @@ final class ReportCommand implements Callable<Integer> {
     @Option(names = "--size", paramLabel = "WxH", defaultValue = "1100x560", description = "For png and svg: pixels. Default: ${DEFAULT-VALUE}.")
     String size;
 
-    @Option(names = "--rules", paramLabel = "FILE", description = "Rule configuration (default: configs/rules.yaml).")
-    Path rulesFile;
 
-    @Option(names = "--force", description = "Overwrite FILE if it exists.")
-    boolean force;
 
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
-        String fmt = format(format, output);
-        Outputs.refuseOverwrite(output, force);
-        RulesConfig config = Configs.rules(rulesFile, Registry.nodeRules());
+        String fmt = format(o.format, o.output);
+        Outputs.refuseOverwrite(o.output, o.force);
+        RulesConfig config = Configs.rules(o.rulesFile, Registry.nodeRules());
         ResultSet data = new ResultInputs(dir -> Snapshots.take(Capture.open(dir).host(), Probes.withGpus(), List.of("report", dir.toString()),
                 VersionInfo.toolVersion(), Clock.systemUTC())).read(inputs, Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         Report report = Reports.judge(data, Registry.nodeRules(), new RuleContext(config, NodeShape.none()));
@@ -123,7 +117,7 @@ final class ReportCommand implements Callable<Integer> {
             case "prom" -> utf8(PrometheusReport.render(report));
             default -> utf8(ReportText.render(report));
         };
-        Outputs.emit(out, output, fmt, bytes, report.verdictLine());
+        Outputs.emit(out, o.output, fmt, bytes, report.verdictLine());
         return report.exitCode();
     }
 
@@ -162,7 +156,7 @@ final class ReportCommand implements Callable<Integer> {
         if (w < 100 || h < 100 || w > 8192 || h > 8192) {
             throw new InputException("--size " + size + ": each side from 100 to 8192 pixels");
         }
-        return Outputs.chart(charts, chart == null ? "busbw" : chart, fmt, w, h, "these inputs give no chart");
+        return Outputs.chart(charts, o.chart == null ? "busbw" : o.chart, fmt, w, h, "these inputs give no chart");
     }
 
     private static byte[] utf8(String s) {

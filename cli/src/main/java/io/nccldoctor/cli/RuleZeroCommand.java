@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -50,6 +51,9 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "1 a harness artifact or both below the ceiling, 2 bad input."})
 final class RuleZeroCommand implements Callable<Integer> {
 
+    @Mixin
+    OutputOptions o;
+
     @Parameters(paramLabel = "SUSPECT", description = "The suspect measurements: a CSV/JSON table or `run --json` output.")
     Path suspect;
 
@@ -59,32 +63,22 @@ final class RuleZeroCommand implements Callable<Integer> {
     @Option(names = "--node", paramLabel = "NODE", description = "A node snapshot for the ceiling (capture folder, or preflight/topo/gdr --json).")
     List<String> nodes = new ArrayList<>();
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the report here; the format follows the extension.")
-    Path output;
 
-    @Option(names = "--format", paramLabel = "FORMAT", description = "html, md, json, png, svg, txt.")
-    String format;
 
-    @Option(names = "--chart", paramLabel = "NAME", description = "For png and svg: which chart (default: the first).")
-    String chart;
 
-    @Option(names = "--rules", paramLabel = "FILE", description = "Rule configuration: thresholds.results cliffFraction and farBelowFraction.")
-    Path rulesFile;
 
-    @Option(names = "--force", description = "Overwrite FILE if it exists.")
-    boolean force;
 
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
-        String fmt = ReportCommand.format(format, output);
+        String fmt = ReportCommand.format(o.format, o.output);
         if (fmt.equals("junit") || fmt.equals("prom")) {
             throw new InputException("--format " + fmt + ": rulezero writes html, md, json, png, svg or txt");
         }
-        Outputs.refuseOverwrite(output, force);
-        RulesConfig config = Configs.rules(rulesFile, Registry.nodeRules());
+        Outputs.refuseOverwrite(o.output, o.force);
+        RulesConfig config = Configs.rules(o.rulesFile, Registry.nodeRules());
         List<String> inputs = new ArrayList<>(references);
         inputs.addAll(nodes);
         ResultSet set = new ResultInputs(dir -> Snapshots.take(Capture.open(dir).host(), Probes.withGpus(), List.of("rulezero"),
@@ -95,10 +89,10 @@ final class RuleZeroCommand implements Callable<Integer> {
             case "html" -> utf8(RuleZeroHtml.render(z));
             case "md" -> utf8(RuleZeroMarkdown.render(z));
             case "json" -> utf8(Json.write(z));
-            case "png", "svg" -> Outputs.chart(RuleZeroCharts.all(z), chart, fmt, 1100, 560, "no chart: no suspect row has a reference");
+            case "png", "svg" -> Outputs.chart(RuleZeroCharts.all(z), o.chart, fmt, 1100, 560, "no chart: no suspect row has a reference");
             default -> utf8(text(z));
         };
-        Outputs.emit(out, output, fmt, bytes, z.verdictLine());
+        Outputs.emit(out, o.output, fmt, bytes, z.verdictLine());
         return z.verdict() == Verdict.HARNESS_ARTIFACT || z.verdict() == Verdict.FABRIC ? 1 : 0;
     }
 
