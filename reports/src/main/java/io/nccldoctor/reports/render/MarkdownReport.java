@@ -228,7 +228,7 @@ public final class MarkdownReport {
      * letters or digits is left alone: GitHub never reads an intraword underscore as emphasis, and "mlx5_0" stays
      * readable.
      */
-    static String text(String s) {
+    public static String text(String s) {
         if (s == null) {
             return "";
         }
