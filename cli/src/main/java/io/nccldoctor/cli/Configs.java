@@ -30,6 +30,7 @@ final class Configs {
     static RulesConfig rules(Path flag, List<Rule> rules) {
         Set<String> codes = rules.stream().map(r -> r.info().code()).collect(Collectors.toSet());
         io.nccldoctor.reports.results.Reports.resultRules().forEach(r -> codes.add(r.info().code())); // one file serves every verb
+        io.nccldoctor.reports.cluster.Cluster.checks().forEach(i -> codes.add(i.code()));
         if (flag != null) {
             if (!Files.isRegularFile(flag)) {
                 throw new InputException("--rules " + flag + ": no such file");

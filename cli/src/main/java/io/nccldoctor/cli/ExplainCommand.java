@@ -34,6 +34,7 @@ final class ExplainCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         List<RuleInfo> all = new java.util.ArrayList<>(Registry.nodeRules().stream().map(Rule::info).toList());
         io.nccldoctor.reports.results.Reports.resultRules().forEach(r -> all.add(r.info()));
+        all.addAll(io.nccldoctor.reports.cluster.Cluster.checks());
         if (list || code == null) {
             for (RuleInfo i : all) {
                 out.printf("%-28s %-5s %s%n", i.code(), i.severity().label(), i.title());

@@ -188,7 +188,7 @@ final class ReportCommand implements Callable<Integer> {
     }
 
     /** Written next to the target and moved into place, so a failed run never leaves half a report. */
-    private static void write(Path target, byte[] bytes) {
+    static void write(Path target, byte[] bytes) {
         try {
             Path dir = target.toAbsolutePath().getParent();
             Files.createDirectories(dir);

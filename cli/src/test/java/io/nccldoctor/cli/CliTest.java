@@ -120,6 +120,7 @@ class CliTest {
     void explainKnowsEveryRegisteredCode() {
         List<String> codes = new java.util.ArrayList<>(Registry.nodeRules().stream().map(r -> r.info().code()).toList());
         io.nccldoctor.reports.results.Reports.resultRules().forEach(r -> codes.add(r.info().code()));
+        io.nccldoctor.reports.cluster.Cluster.checks().forEach(i -> codes.add(i.code()));
         for (String code : codes) {
             Run r = run("explain", code.toLowerCase());
             assertThat(r.code()).as(code).isZero();
