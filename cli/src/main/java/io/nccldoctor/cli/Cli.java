@@ -20,7 +20,12 @@ public final class Cli {
     }
 
     public static CommandLine commandLine(PrintWriter out, PrintWriter err, boolean stacktrace) {
-        CommandLine cl = new CommandLine(new RootCommand());
+        return commandLine(new RootCommand(), out, err, stacktrace);
+    }
+
+    /** The same exit codes and error policy around any command object: the root, or one verb on its own in a test. */
+    static CommandLine commandLine(Object command, PrintWriter out, PrintWriter err, boolean stacktrace) {
+        CommandLine cl = new CommandLine(command);
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);

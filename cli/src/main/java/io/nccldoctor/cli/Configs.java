@@ -33,6 +33,7 @@ final class Configs {
         codes.add(io.nccldoctor.reports.QuickCheck.CODE_FAILED);
         codes.add(io.nccldoctor.reports.QuickCheck.CODE_SLOW);
         io.nccldoctor.reports.counters.CounterRules.all().forEach(r -> codes.add(r.info().code()));
+        io.nccldoctor.reports.cluster.Cluster.checks().forEach(i -> codes.add(i.code()));
         if (flag != null) {
             if (!Files.isRegularFile(flag)) {
                 throw new InputException("--rules " + flag + ": no such file");

@@ -37,6 +37,7 @@ final class ExplainCommand implements Callable<Integer> {
         all.add(io.nccldoctor.reports.QuickCheck.FAILED);
         all.add(io.nccldoctor.reports.QuickCheck.SLOW);
         io.nccldoctor.reports.counters.CounterRules.all().forEach(r -> all.add(r.info()));
+        all.addAll(io.nccldoctor.reports.cluster.Cluster.checks());
         if (list || code == null) {
             for (RuleInfo i : all) {
                 out.printf("%-28s %-5s %s%n", i.code(), i.severity().label(), i.title());

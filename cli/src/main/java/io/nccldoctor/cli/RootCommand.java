@@ -12,7 +12,7 @@ import picocli.CommandLine.ScopeType;
             "",
             "Reads the host through /sys, /proc and a few commands (or a capture with --from DIR), records typed "
                 + "facts, judges them with rules, and prints findings with evidence and remedy."},
-        subcommands = {PreflightCommand.class, TopoCommand.class, GdrCommand.class, AlignCommand.class, RunCommand.class, ParseCommand.class, ReportCommand.class, SweepCommand.class, CompareCommand.class, RuleZeroCommand.class, CountersCommand.class, SweepChildCommand.class, CaptureCommand.class, ExplainCommand.class},
+        subcommands = {PreflightCommand.class, TopoCommand.class, GdrCommand.class, AlignCommand.class, RunCommand.class, ParseCommand.class, ReportCommand.class, SweepCommand.class, CompareCommand.class, RuleZeroCommand.class, CountersCommand.class, ClusterCommand.class, SweepChildCommand.class, CaptureCommand.class, ExplainCommand.class},
         footer = {"",
             "Exit codes: 0 no error-level finding, 1 an error-level finding, 2 bad usage or input, 3 the tool failed.",
             "Start with: nccl-doctor preflight"})

@@ -123,6 +123,7 @@ class CliTest {
         codes.add("QUICK_CHECK_FAILED");
         codes.add("QUICK_CHECK_SLOW");
         io.nccldoctor.reports.counters.CounterRules.all().forEach(r -> codes.add(r.info().code()));
+        io.nccldoctor.reports.cluster.Cluster.checks().forEach(i -> codes.add(i.code()));
         for (String code : codes) {
             Run r = run("explain", code.toLowerCase());
             assertThat(r.code()).as(code).isZero();
