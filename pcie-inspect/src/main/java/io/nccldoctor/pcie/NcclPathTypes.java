@@ -81,15 +81,36 @@ public final class NcclPathTypes {
     }
 
     static int compare(String a, String b) {
-        String[] x = a.split("\\.");
-        String[] y = b.split("\\.");
+        int[] x = parts(a);
+        int[] y = parts(b);
         for (int i = 0; i < Math.max(x.length, y.length); i++) {
-            int c = Integer.compare(i < x.length ? Integer.parseInt(x[i].replaceAll("\\D.*", "")) : 0,
-                    i < y.length ? Integer.parseInt(y[i].replaceAll("\\D.*", "")) : 0);
+            int c = Integer.compare(i < x.length ? x[i] : 0, i < y.length ? y[i] : 0);
             if (c != 0) {
                 return c;
             }
         }
         return 0;
+    }
+
+    /** "2.27.5+cuda12.9" → {2, 27, 5}: each dot-separated part's leading digits (no regex: it runs per device pair). */
+    private static int[] parts(String v) {
+        java.util.List<Integer> out = new java.util.ArrayList<>();
+        int i = 0;
+        while (i <= v.length()) {
+            int end = v.indexOf('.', i);
+            end = end < 0 ? v.length() : end;
+            int n = 0;
+            int k = i;
+            while (k < end && Character.isDigit(v.charAt(k))) {
+                n = n * 10 + (v.charAt(k) - '0');
+                k++;
+            }
+            if (k == i) {
+                throw new NumberFormatException("not a version part: '" + v.substring(i, end) + "' in " + v);
+            }
+            out.add(n);
+            i = end + 1;
+        }
+        return out.stream().mapToInt(Integer::intValue).toArray();
     }
 }

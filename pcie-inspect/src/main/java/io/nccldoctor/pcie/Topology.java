@@ -116,7 +116,32 @@ public record Topology(String ncclVersion, String ncclVersionSource, List<Endpoi
     }
 
     public Pair pair(String a, String b) {
-        return pairs.stream().filter(p -> (p.a().equals(a) && p.b().equals(b)) || (p.a().equals(b) && p.b().equals(a)))
-                .findFirst().orElseThrow(() -> new IllegalArgumentException("no pair " + a + "-" + b));
+        Pair p = index().get(a + "\u0000" + b);
+        if (p == null) {
+            throw new IllegalArgumentException("no pair " + a + "-" + b);
+        }
+        return p;
     }
+
+    /**
+     * Both orders of every pair, built once per topology (a 200-device node has 20,000 pairs, looked up by every
+     * rule). A record cannot hold a cache, so the last topology's index is kept, matched by identity.
+     */
+    private java.util.Map<String, Pair> index() {
+        Object[] last = lastIndex;
+        if (last[0] == this) {
+            @SuppressWarnings("unchecked")
+            java.util.Map<String, Pair> m = (java.util.Map<String, Pair>) last[1];
+            return m;
+        }
+        java.util.Map<String, Pair> m = new java.util.HashMap<>(pairs.size() * 3);
+        for (Pair p : pairs) {
+            m.putIfAbsent(p.a() + "\u0000" + p.b(), p);
+            m.putIfAbsent(p.b() + "\u0000" + p.a(), p);
+        }
+        lastIndex = new Object[] {this, m};
+        return m;
+    }
+
+    private static volatile Object[] lastIndex = {null, null};
 }

@@ -30,11 +30,22 @@ public final class TopologyView {
      * newest numbering this tool knows.
      */
     public static Optional<Topology> of(Snapshot s, Optional<String> override) {
-        return devices(s).map(devices -> {
+        Object[] last = lastTopology;
+        if (last[0] == s && override.equals(last[1])) { // several rules ask for the same snapshot's topology in a row
+            @SuppressWarnings("unchecked")
+            Optional<Topology> t = (Optional<Topology>) last[2];
+            return t;
+        }
+        Optional<Topology> t = devices(s).map(devices -> {
             String[] version = version(s, override);
             return Topology.of(devices, rdmaNames(s), version[0], version[1]);
         });
+        lastTopology = new Object[] {s, override, t};
+        return t;
     }
+
+    /** The last snapshot's topology, matched by identity (a snapshot is immutable): built once, not once per rule. */
+    private static volatile Object[] lastTopology = {null, null, null};
 
     private static String[] version(Snapshot s, Optional<String> override) {
         if (override.isPresent()) {
