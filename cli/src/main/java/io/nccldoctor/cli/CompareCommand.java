@@ -65,7 +65,11 @@ final class CompareCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    record Arm(String name, List<Sweep> sweeps) {
+    /** @param decisions what NCCL decided in this arm's children, when they are sweep results with NCCL logs; else empty */
+    record Arm(String name, List<Sweep> sweeps, String decisions) {
+        Arm(String name, List<Sweep> sweeps) {
+            this(name, sweeps, "");
+        }
     }
 
     @Override
@@ -85,8 +89,8 @@ final class CompareCommand implements Callable<Integer> {
                 throw new InputException(file + ": compare with one input needs a sweep result with exactly two arms (it has "
                         + (arms.isEmpty() ? "none" : String.join(", ", arms)) + "); give A and B, or FILE#ARM twice");
             }
-            a = new Arm(arms.get(0), SweepResults.sweeps(file, arms.get(0)));
-            b = new Arm(arms.get(1), SweepResults.sweeps(file, arms.get(1)));
+            a = new Arm(arms.get(0), SweepResults.sweeps(file, arms.get(0)), decisions(file, arms.get(0)));
+            b = new Arm(arms.get(1), SweepResults.sweeps(file, arms.get(1)), decisions(file, arms.get(1)));
         } else {
             a = arm(inputs.get(0));
             b = arm(inputs.get(1));
@@ -102,10 +106,10 @@ final class CompareCommand implements Callable<Integer> {
         }
         byte[] bytes = switch (fmt) {
             case "html" -> utf8(CompareHtml.render(c));
-            case "md" -> utf8(CompareMarkdown.render(c));
+            case "md" -> utf8(CompareMarkdown.render(c) + decisionsMarkdown(a, b));
             case "json" -> utf8(Json.write(c));
             case "png", "svg" -> Outputs.chart(charts, o.chart, fmt, 1100, 560, "no chart: the two sets share no collective and size");
-            default -> utf8(text(c));
+            default -> utf8(text(c) + decisionsText(a, b));
         };
         Outputs.emit(out, o.output, fmt, bytes, "");
         if (o.output != null) {
@@ -137,7 +141,7 @@ final class CompareCommand implements Callable<Integer> {
             if (!arms.contains(arm)) {
                 throw new InputException(spec + ": no arm '" + arm + "' in " + file + " (arms: " + String.join(", ", arms) + ")");
             }
-            return new Arm(arm, SweepResults.sweeps(file, arm));
+            return new Arm(arm, SweepResults.sweeps(file, arm), decisions(file, arm));
         }
         List<Sweep> sweeps = new ResultInputs(dir -> {
             throw new InputException(dir + ": a capture holds no measurements; compare needs results");
@@ -147,6 +151,52 @@ final class CompareCommand implements Callable<Integer> {
         }
         Path p = Path.of(spec);
         return new Arm(p.getFileName() == null ? spec : p.getFileName().toString(), sweeps);
+    }
+
+    /** Transports and algorithm/protocol choices NCCL logged in an arm's children, added up; "" without logs. */
+    static String decisions(Path file, String arm) {
+        java.util.Map<String, Long> transports = new java.util.TreeMap<>();
+        java.util.Map<String, Long> algorithms = new java.util.TreeMap<>();
+        java.util.Set<String> children = new java.util.HashSet<>();
+        for (var r : io.nccldoctor.collectives.sweep.ResultLog.read(file)) {
+            if (r.isPoint() && arm.equals(r.arm()) && children.add(r.child())) { // a child's log is on each of its points
+                if (r.transports() != null) {
+                    r.transports().forEach((k, v) -> transports.merge(k, v, Long::sum));
+                }
+                if (r.algorithms() != null) {
+                    r.algorithms().forEach((k, v) -> algorithms.merge(k, v, Long::sum));
+                }
+            }
+        }
+        if (transports.isEmpty() && algorithms.isEmpty()) {
+            return "";
+        }
+        return "transports " + (transports.isEmpty() ? "none logged" : join(transports)) + "; algorithm/protocol "
+                + (algorithms.isEmpty() ? "not logged (NCCL_DEBUG_SUBSYS=TUNING logs them)" : join(algorithms));
+    }
+
+    private static String join(java.util.Map<String, Long> m) {
+        return String.join(", ", m.entrySet().stream().map(e -> e.getKey() + " x" + e.getValue()).toList());
+    }
+
+    static String decisionsText(Arm a, Arm b) {
+        if (a.decisions().isEmpty() && b.decisions().isEmpty()) {
+            return "";
+        }
+        return "\nWhat NCCL decided (from the children's NCCL_DEBUG=INFO logs):\n  A " + a.name() + ": "
+                + (a.decisions().isEmpty() ? "no log" : a.decisions()) + "\n  B " + b.name() + ": "
+                + (b.decisions().isEmpty() ? "no log" : b.decisions()) + "\n";
+    }
+
+    static String decisionsMarkdown(Arm a, Arm b) {
+        if (a.decisions().isEmpty() && b.decisions().isEmpty()) {
+            return "";
+        }
+        return "\n## What NCCL decided\n\nFrom the children's NCCL_DEBUG=INFO logs.\n\n- A "
+                + io.nccldoctor.reports.render.MarkdownReport.text(a.name()) + ": "
+                + io.nccldoctor.reports.render.MarkdownReport.text(a.decisions().isEmpty() ? "no log" : a.decisions()) + "\n- B "
+                + io.nccldoctor.reports.render.MarkdownReport.text(b.name()) + ": "
+                + io.nccldoctor.reports.render.MarkdownReport.text(b.decisions().isEmpty() ? "no log" : b.decisions()) + "\n";
     }
 
     /** The terminal form: who against whom, the notes, and a line per collective. */

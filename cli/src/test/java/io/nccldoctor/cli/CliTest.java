@@ -418,6 +418,24 @@ class CliTest {
         assertThat(bad.err().strip()).startsWith("nccl-doctor: " + junk + ":2:").doesNotContain("\n");
     }
 
+    /** What NCCL decided in each arm (transports from the children's logs) is shown next to the verdicts. */
+    @Test
+    void compareShowsWhatNcclDecidedInEachArm() throws Exception {
+        StringBuilder withLogs = new StringBuilder();
+        for (String line : Files.readAllLines(Path.of(AB))) {
+            com.fasterxml.jackson.databind.node.ObjectNode r = (com.fasterxml.jackson.databind.node.ObjectNode) Json.mapper().readTree(line);
+            r.putObject("transports").put(r.get("arm").asText().equals("a") ? "NET/Socket/0" : "NET/IB/0/GDRDMA", 4);
+            withLogs.append(Json.mapper().copy().disable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT)
+                    .writeValueAsString(r)).append('\n');
+        }
+        Path file = tmp.resolve("ab-logs.jsonl");
+        Files.writeString(file, withLogs.toString());
+        Run r = run("compare", file.toString());
+        assertThat(r.out()).contains("What NCCL decided (from the children's NCCL_DEBUG=INFO logs):")
+                .contains("A a: transports NET/Socket/0 x12; algorithm/protocol not logged")
+                .contains("B b: transports NET/IB/0/GDRDMA x12");
+    }
+
     @Test
     void alignReproducesTheFieldReportAndSuggestsAFix() throws Exception {
         Run bad = run("align", "--collective", "alltoall", "--dtype", "float", "--count", "134217726", "--ranks", "3");

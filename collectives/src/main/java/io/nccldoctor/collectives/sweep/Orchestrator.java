@@ -261,9 +261,10 @@ public final class Orchestrator {
     }
 
     private SweepRecord point(ChildSpec c, ChildLine l, long ms) {
+        Map<String, Long>[] decided = decisions(workDir().resolve(dirName(c.id())));
         return new SweepRecord("point", plan.name(), c.id(), c.arm(), c.library(), c.matrixEnv(), c.envLabel(), c.repeat(), l.collective(),
                 l.ncclVersion(), l.ncclLibrary(), l.worldSize(), l.rows() == null ? List.<NcclTestsOutput.Row>of() : l.rows(), null, null, null,
-                null, ms);
+                null, ms, decided[0], decided[1]);
     }
 
     private List<SweepRecord> failures(ChildSpec c, List<String> collectives, String kind, String detail, Path dir, long ms) throws IOException {
@@ -278,7 +279,30 @@ public final class Orchestrator {
         List<String> output = new ArrayList<>(tail(dir.resolve("stdout.txt"), 10));
         output.addAll(tail(dir.resolve("stderr.txt"), 10));
         return new SweepRecord("failure", plan.name(), c.id(), c.arm(), c.library(), c.matrixEnv(), c.envLabel(), c.repeat(), collective,
-                null, null, null, null, kind, detail, output, ncclLogTail(dir), ms);
+                null, null, null, null, kind, detail, output, ncclLogTail(dir), ms, null, null);
+    }
+
+    /** Transports and algorithm/protocol choices from the child's NCCL logs, added up; nulls without a log. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Long>[] decisions(Path dir) {
+        Map<String, Long> transports = new java.util.TreeMap<>();
+        Map<String, Long> algorithms = new java.util.TreeMap<>();
+        boolean any = false;
+        try (Stream<Path> s = Files.exists(dir) ? Files.list(dir) : Stream.empty()) {
+            for (Path f : s.filter(p -> p.getFileName().toString().startsWith("nccl.")).sorted().toList()) {
+                try {
+                    io.nccldoctor.collectives.parse.NcclLog log = io.nccldoctor.collectives.parse.NcclLog.parse(f);
+                    log.transports().forEach((k, v) -> transports.merge(k, v, Long::sum));
+                    log.algorithms().forEach((k, v) -> algorithms.merge(k, v, Long::sum));
+                    any = true;
+                } catch (InputException e) {
+                    // a log without NCCL lines: the child never got that far
+                }
+            }
+        } catch (IOException e) {
+            // no folder: no decisions to report
+        }
+        return any ? new Map[] {transports, algorithms} : new Map[] {null, null};
     }
 
     private static List<String> tail(Path f, int n) throws IOException {

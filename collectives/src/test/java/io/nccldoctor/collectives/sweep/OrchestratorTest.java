@@ -71,6 +71,8 @@ class OrchestratorTest {
         assertThat(byMode.get("ok")).allMatch(SweepRecord::isPoint).hasSize(2);
         assertThat(byMode.get("ok").get(0).rows()).hasSize(2);
         assertThat(byMode.get("ok").get(0).ncclLibrary()).isEqualTo("/opt/nccl/lib/libnccl.so.2");
+        assertThat(byMode.get("ok").get(0).transports()).as("from the child's NCCL log").containsEntry("P2P/IPC/read", 1L);
+        assertThat(byMode.get("ok").get(0).algorithms()).containsEntry("RING/SIMPLE", 1L);
         assertThat(byMode.get("hang")).extracting(SweepRecord::failure).containsExactly("hang", "hang");
         assertThat(byMode.get("hang").get(0).detail()).startsWith("no result within 2 s (1 s per point); killed with its process tree");
         assertThat(byMode.get("hang").get(0).outputTail()).contains("NCCL INFO waiting for rank 1");

@@ -21,8 +21,16 @@ public final class SweepResults {
     /** Whether the text is a sweep result file: its first line a record with a type and a child. */
     public static boolean isSweepFile(String text) {
         String first = text.lines().filter(l -> !l.isBlank()).findFirst().orElse("").strip();
-        return first.startsWith("{") && first.contains("\"child\"") && (first.contains("\"type\":\"point\"")
-                || first.contains("\"type\":\"failure\""));
+        if (!first.startsWith("{") || !first.contains("\"child\"")) {
+            return false;
+        }
+        try {
+            com.fasterxml.jackson.databind.JsonNode n = io.nccldoctor.core.Json.mapper().readTree(first);
+            String type = n.path("type").asText("");
+            return n.has("child") && (type.equals("point") || type.equals("failure"));
+        } catch (java.io.IOException e) {
+            return false; // a multi-line JSON document, or not JSON: not a result file
+        }
     }
 
     /** The arms of a result file, in order of appearance. */
