@@ -4,6 +4,7 @@ import io.nccldoctor.core.InputException;
 import io.nccldoctor.reports.ExitCodes;
 import java.io.PrintWriter;
 import java.util.Arrays;
+import java.util.List;
 import picocli.CommandLine;
 
 /**
@@ -16,16 +17,39 @@ public final class Cli {
     }
 
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
-        return commandLine(out, err, Arrays.asList(args).contains("--stacktrace")).execute(args);
+        return commandLine(out, err, Arrays.asList(args).contains("--stacktrace"), verbs(args)).execute(args);
     }
 
+    /** With every verb: for --help and for tests. */
     public static CommandLine commandLine(PrintWriter out, PrintWriter err, boolean stacktrace) {
-        return commandLine(new RootCommand(), out, err, stacktrace);
+        return commandLine(out, err, stacktrace, RootCommand.VERBS);
+    }
+
+    private static CommandLine commandLine(PrintWriter out, PrintWriter err, boolean stacktrace, List<Class<?>> verbs) {
+        CommandLine root = new CommandLine(new RootCommand());
+        verbs.forEach(root::addSubcommand);
+        return commandLine(root, out, err, stacktrace);
+    }
+
+    /** The verb the arguments name (its first word that is not an option), alone; every verb when there is none. */
+    static List<Class<?>> verbs(String[] args) {
+        for (String a : args) {
+            if (a.startsWith("-")) {
+                continue;
+            }
+            for (Class<?> v : RootCommand.VERBS) {
+                if (v.getAnnotation(picocli.CommandLine.Command.class).name().equals(a)) {
+                    return List.of(v);
+                }
+            }
+            break;
+        }
+        return RootCommand.VERBS;
     }
 
     /** The same exit codes and error policy around any command object: the root, or one verb on its own in a test. */
     static CommandLine commandLine(Object command, PrintWriter out, PrintWriter err, boolean stacktrace) {
-        CommandLine cl = new CommandLine(command);
+        CommandLine cl = command instanceof CommandLine c ? c : new CommandLine(command);
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
