@@ -97,6 +97,10 @@ final class RunCommand implements Callable<Integer> {
                     + "rank, 3 the slowest (what the job waits for). Default: ${DEFAULT-VALUE}.")
     int average;
 
+    @Option(names = {"-I", "--per-iter-timing"}, description = "Also time every iteration with CUDA events, as nccl-tests -I: the "
+            + "slowest GPU's (and process's) time per iteration, reported as min, max, p99 and CV per size (jitter, not just the mean).")
+    boolean perIteration;
+
     @Option(names = {"-c", "--check"}, defaultValue = "1", paramLabel = "N", description = "Validation iterations; 0 turns #wrong into N/A. Default: ${DEFAULT-VALUE}.")
     int check;
 
@@ -166,7 +170,8 @@ final class RunCommand implements Callable<Integer> {
             return report(launch, "reference", r, () -> referenceText(launch, r), r.failed());
         }
         Measurement.Plan plan = new Measurement.Plan(c, type, op, root, bytes(minBytes, "-b"), bytes(maxBytes, "-e"), stepFactor, warmup,
-                iters, check > 0, conditioning, offsetBytes, Duration.ofSeconds(timeoutSeconds), Measurement.Aggregate.ofNcclTestsFlag(average));
+                iters, check > 0, conditioning, offsetBytes, Duration.ofSeconds(timeoutSeconds), Measurement.Aggregate.ofNcclTestsFlag(average),
+                perIteration);
         Host host = HostOptions.liveHost();
         Libraries libs = new LibrariesProbe().run(host);
         List<String> missing = missingPieces(libs, new GpuProbe().run(host));
@@ -305,6 +310,19 @@ final class RunCommand implements Callable<Integer> {
             if (!z.chunksAligned()) {
                 s.append(String.format(java.util.Locale.ROOT, "# misaligned: at %,d bytes each chunk is %,d bytes or starts off a 16-byte "
                         + "boundary (NCCL leaves its vectorised path)%n", z.row().sizeBytes(), z.chunkBytes()));
+            }
+        }
+        for (Measurement.SizeResult z : r.sizes()) {
+            if (z.outOfPlaceIterations().isValue()) {
+                Measurement.IterationStats o = z.outOfPlaceIterations().get();
+                s.append(String.format(java.util.Locale.ROOT, "# per iteration at %,d bytes (cudaEvent, %d iterations): out-of-place min %.2f "
+                        + "max %.2f p99 %.2f us, cv %.1f %%", z.row().sizeBytes(), o.iterations(), o.minUs(), o.maxUs(), o.p99Us(), o.cvPercent()));
+                if (z.inPlaceIterations().isValue()) {
+                    Measurement.IterationStats i = z.inPlaceIterations().get();
+                    s.append(String.format(java.util.Locale.ROOT, "; in-place min %.2f max %.2f p99 %.2f us, cv %.1f %%", i.minUs(), i.maxUs(),
+                            i.p99Us(), i.cvPercent()));
+                }
+                s.append('\n');
             }
         }
         r.asNcclTestsOutput().failures().forEach(f -> s.append("# FAILED: ").append(f).append('\n'));

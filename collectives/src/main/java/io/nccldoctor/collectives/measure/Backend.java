@@ -53,6 +53,12 @@ public interface Backend extends AutoCloseable {
      */
     double combine(double value, Measurement.Aggregate how);
 
+    /** A CUDA event recorded on the local rank's stream now (cuEventRecord); its handle, freed by {@link #close()}. */
+    long recordEvent(int local);
+
+    /** Milliseconds between two events of the local rank's stream, once both completed (cuEventElapsedTime). */
+    double elapsedMs(int local, long start, long end);
+
     /** Aborts every communicator (ncclCommAbort): a stuck collective is never waited on forever. */
     void abort();
 

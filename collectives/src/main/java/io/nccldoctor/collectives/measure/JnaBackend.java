@@ -306,6 +306,27 @@ public final class JnaBackend implements Backend {
         }
     }
 
+    private final List<long[]> events = new ArrayList<>();
+
+    @Override
+    public long recordEvent(int local) {
+        cudaCheck("cuCtxSetCurrent", contexts[local]);
+        PointerByReference ev = new PointerByReference();
+        cudaCheck("cuEventCreate", ev, 0);
+        long handle = Pointer.nativeValue(ev.getValue());
+        events.add(new long[] {local, handle});
+        cudaCheck("cuEventRecord", ev.getValue(), streams[local]);
+        return handle;
+    }
+
+    @Override
+    public double elapsedMs(int local, long start, long end) {
+        cudaCheck("cuCtxSetCurrent", contexts[local]);
+        com.sun.jna.ptr.FloatByReference ms = new com.sun.jna.ptr.FloatByReference();
+        cudaCheck("cuEventElapsedTime", ms, new Pointer(start), new Pointer(end));
+        return ms.getValue();
+    }
+
     @Override
     public void sync(int local, long deadlineNanos) {
         cudaCheck("cuCtxSetCurrent", contexts[local]);
@@ -379,6 +400,10 @@ public final class JnaBackend implements Backend {
             if (comms[l] != null && !aborted) {
                 call(nccl, "ncclCommDestroy", comms[l]);
             }
+        }
+        for (long[] e : events) {
+            call(cuda, "cuCtxSetCurrent", contexts[(int) e[0]]);
+            call(cuda, "cuEventDestroy_v2", new Pointer(e[1]));
         }
         for (long[] a : allocations) {
             call(cuda, "cuCtxSetCurrent", contexts[(int) a[0]]);

@@ -58,10 +58,17 @@ public final class Measurement {
      * @param offsetBytes added to every base pointer, to misalign the buffers on purpose
      * @param timeout     for each synchronise; past it the communicators are aborted and the run ends as a hang
      * @param aggregate   how rank times are combined
+     * @param perIteration time every iteration with CUDA events as well (nccl-tests -I): min, max, p99, CV
      */
     public record Plan(@JsonIgnore Collective collective, DataType type, String op, int root, long minBytes, long maxBytes,
                        int stepFactor, int warmup, int iters, boolean check, Conditioning conditioning, long offsetBytes,
-                       @JsonIgnore Duration timeout, Aggregate aggregate) {
+                       @JsonIgnore Duration timeout, Aggregate aggregate, boolean perIteration) {
+
+        public Plan(Collective collective, DataType type, String op, int root, long minBytes, long maxBytes, int stepFactor, int warmup,
+                    int iters, boolean check, Conditioning conditioning, long offsetBytes, Duration timeout, Aggregate aggregate) {
+            this(collective, type, op, root, minBytes, maxBytes, stepFactor, warmup, iters, check, conditioning, offsetBytes, timeout,
+                    aggregate, false);
+        }
 
         /** With rank times averaged, as nccl-tests does by default. */
         public Plan(Collective collective, DataType type, String op, int root, long minBytes, long maxBytes, int stepFactor, int warmup,
@@ -106,7 +113,34 @@ public final class Measurement {
      * @param chunkBytes   per-rank or per-peer bytes for the split collectives, the whole buffer otherwise
      * @param chunksAligned whether every chunk (and the base, with --offset-bytes) starts on a 16-byte boundary
      */
-    public record SizeResult(NcclTestsOutput.Row row, long chunkBytes, boolean chunksAligned) {
+    public record SizeResult(NcclTestsOutput.Row row, long chunkBytes, boolean chunksAligned, Fact<IterationStats> outOfPlaceIterations,
+                             Fact<IterationStats> inPlaceIterations) {
+
+        public SizeResult(NcclTestsOutput.Row row, long chunkBytes, boolean chunksAligned) {
+            this(row, chunkBytes, chunksAligned, Fact.absent("not asked (-I)"), Fact.absent("not asked (-I)"));
+        }
+    }
+
+    /**
+     * Per-iteration times from CUDA events (nccl-tests -I): each iteration's time is the slowest GPU's, and across
+     * processes the slowest process's, as nccl-tests does.
+     *
+     * @param cvPercent population standard deviation / mean, in percent
+     */
+    public record IterationStats(int iterations, double minUs, double maxUs, double p99Us, double cvPercent) {
+
+        static IterationStats of(double[] us) {
+            double[] s = us.clone();
+            java.util.Arrays.sort(s);
+            double mean = java.util.Arrays.stream(s).average().orElse(0);
+            double var = java.util.Arrays.stream(s).map(x -> (x - mean) * (x - mean)).sum() / s.length;
+            int p99 = (int) Math.ceil(0.99 * s.length) - 1; // nearest rank
+            return new IterationStats(s.length, s[0], s[s.length - 1], s[Math.max(0, p99)], mean == 0 ? 0 : 100 * Math.sqrt(var) / mean);
+        }
+    }
+
+    /** One placement's measurement, and its per-iteration statistics when asked. */
+    private record Timed(NcclTestsOutput.Placement placement, Fact<IterationStats> iterations) {
     }
 
     /** @param failure why the sweep stopped early (an NCCL error or a hang); absent when it completed */
@@ -157,12 +191,13 @@ public final class Measurement {
                 recv[l] = backend.alloc(l, most + plan.offsetBytes() + 16) + plan.offsetBytes();
             }
             for (Sizing s : sizings) {
-                NcclTestsOutput.Placement out = placement(plan, s, send, recv, false);
-                NcclTestsOutput.Placement in = placement(plan, s, send, recv, true);
+                Timed out = placement(plan, s, send, recv, false);
+                Timed in = placement(plan, s, send, recv, true);
                 long chunk = (plan.collective().chunked() ? s.paramCount() : Math.max(s.sendCount(), s.recvCount())) * elt;
                 boolean aligned = plan.offsetBytes() % 16 == 0 && (!plan.collective().chunked() || chunk % 16 == 0);
                 done.add(new SizeResult(new NcclTestsOutput.Row(s.sizeBytes(), s.paramCount(), plan.type().ncclTestsName(),
-                        redop(plan), Fact.of(rootColumn(plan)), out, Fact.of(in)), chunk, aligned));
+                        redop(plan), Fact.of(rootColumn(plan)), out.placement(), Fact.of(in.placement())), chunk, aligned, out.iterations(),
+                        in.iterations()));
             }
             return new Result(backend.ncclVersion(), world, plan, done, Fact.absent("the sweep completed"));
         } catch (Backend.Failure f) {
@@ -182,7 +217,7 @@ public final class Measurement {
         return plan.collective().name().equals("broadcast") || plan.collective().name().equals("reduce") ? plan.root() : -1;
     }
 
-    private NcclTestsOutput.Placement placement(Plan plan, Sizing s, long[] send, long[] recv, boolean inPlace) {
+    private Timed placement(Plan plan, Sizing s, long[] send, long[] recv, boolean inPlace) {
         int elt = plan.type().size();
         int locals = backend.localRanks();
         Backend.Call[] calls = new Backend.Call[locals];
@@ -196,17 +231,40 @@ public final class Measurement {
             launchAll(calls);
         }
         syncAll(plan);
+        long[][] events = plan.perIteration() ? new long[plan.iters() + 1][locals] : null;
         long start = System.nanoTime();
         for (int i = 0; i < plan.iters(); i++) {
+            if (events != null && i == 0) {
+                for (int l = 0; l < locals; l++) {
+                    events[0][l] = backend.recordEvent(l);
+                }
+            }
             launchAll(calls);
+            if (events != null) { // the end of iteration i is the start of i + 1, as nccl-tests records them
+                for (int l = 0; l < locals; l++) {
+                    events[i + 1][l] = backend.recordEvent(l);
+                }
+            }
         }
         syncAll(plan);
         double seconds = backend.combine((System.nanoTime() - start) / 1e9 / plan.iters(), plan.aggregate());
+        Fact<IterationStats> iterations = Fact.absent("not asked (-I)");
+        if (events != null) {
+            double[] us = new double[plan.iters()];
+            for (int i = 0; i < plan.iters(); i++) {
+                double slowest = 0;
+                for (int l = 0; l < locals; l++) {
+                    slowest = Math.max(slowest, backend.elapsedMs(l, events[i][l], events[i + 1][l]) * 1000);
+                }
+                us[i] = backend.combine(slowest, Aggregate.MAX);
+            }
+            iterations = Fact.of(IterationStats.of(us));
+        }
         double algBw = s.sizeBytes() / 1e9 / seconds;
         Fact<Long> wrong = plan.check() ? check(plan, s, send, recv, calls, inPlace)
                 : Fact.absent("N/A: validation off");
-        return new NcclTestsOutput.Placement(seconds * 1e6, algBw, algBw * plan.collective().busBwFactor(backend.worldSize()), wrong,
-                Fact.absent("the #wrong layout counts wrong elements instead"));
+        return new Timed(new NcclTestsOutput.Placement(seconds * 1e6, algBw, algBw * plan.collective().busBwFactor(backend.worldSize()),
+                wrong, Fact.absent("the #wrong layout counts wrong elements instead")), iterations);
     }
 
     private Fact<Long> check(Plan plan, Sizing s, long[] send, long[] recv, Backend.Call[] calls, boolean inPlace) {

@@ -101,6 +101,7 @@ final class FakeBackend implements Backend {
     @Override
     public void launch(int local, Call call) {
         launches++;
+        extraMs += slowLaunch.getOrDefault(launches, 0.0);
         pending.add(Map.entry(local, call));
     }
 
@@ -113,6 +114,22 @@ final class FakeBackend implements Backend {
             }
             throw new Failure("rank " + local + ": the collective did not complete before the time limit");
         }
+    }
+
+    private final java.util.List<Long> eventTimes = new ArrayList<>();
+    /** Extra milliseconds the fake's events see around launch number N (a slow iteration), by launch count. */
+    final Map<Integer, Double> slowLaunch = new HashMap<>();
+    private double extraMs;
+
+    @Override
+    public long recordEvent(int local) {
+        eventTimes.add(System.nanoTime() + (long) (extraMs * 1e6));
+        return eventTimes.size() - 1;
+    }
+
+    @Override
+    public double elapsedMs(int local, long start, long end) {
+        return (eventTimes.get((int) end) - eventTimes.get((int) start)) / 1e6;
     }
 
     /** Per-iteration seconds of ranks in other processes, as if this were one process of a larger job. */

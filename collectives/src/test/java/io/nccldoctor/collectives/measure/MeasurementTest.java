@@ -113,6 +113,27 @@ class MeasurementTest {
                 .hasMessageStartingWith("-a 4: use 0 (each process its own time)");
     }
 
+    /** -I: per-iteration times from events; one iteration 50 ms slower shows as the max and the p99, and in the CV. */
+    @Test
+    void perIterationTimingFindsTheSlowIteration() {
+        FakeBackend fake = new FakeBackend(2);
+        fake.slowLaunch.put(2 * 2 + 2 * 3 + 1, 50.0); // warm-up: 2 launches x 2 GPUs; then iteration 3's first launch
+        Measurement.Result r = new Measurement(fake).run(new Measurement.Plan(Collective.parse("allreduce"), DataType.FLOAT32, "sum", 0,
+                1 << 10, 1 << 10, 2, 2, 10, false, Measurement.Conditioning.NCCL_TESTS, 0, Duration.ofSeconds(5), Measurement.Aggregate.AVG,
+                true));
+        Measurement.IterationStats out = r.sizes().get(0).outOfPlaceIterations().get();
+        assertThat(out.iterations()).isEqualTo(10);
+        assertThat(out.maxUs()).isGreaterThanOrEqualTo(50_000).isEqualTo(out.p99Us());
+        assertThat(out.minUs()).isLessThan(20_000);
+        assertThat(out.cvPercent()).isGreaterThan(100);
+        assertThat(r.sizes().get(0).inPlaceIterations().get().maxUs()).as("in-place had no slow iteration").isLessThan(20_000);
+        Measurement.Result plain = new Measurement(new FakeBackend(2)).run(plan("allreduce", DataType.FLOAT32, "sum", 1024, 1024, false,
+                Measurement.Conditioning.NCCL_TESTS, 0));
+        assertThat(plain.sizes().get(0).outOfPlaceIterations().isValue()).isFalse();
+        assertThat(Measurement.IterationStats.of(new double[] {10, 10, 10, 10}).cvPercent()).isZero();
+        assertThat(Measurement.IterationStats.of(new double[] {1, 2, 3, 4}).cvPercent()).isCloseTo(44.72, within(0.01));
+    }
+
     @Test
     void aHangIsAbortedAtTheTimeLimitAndKeepsTheSizesDone() {
         FakeBackend fake = new FakeBackend(2);
