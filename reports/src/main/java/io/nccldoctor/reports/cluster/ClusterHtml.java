@@ -2,8 +2,7 @@ package io.nccldoctor.reports.cluster;
 
 import static io.nccldoctor.reports.html.Html.esc;
 
-import io.nccldoctor.reports.Finding;
-import io.nccldoctor.reports.Severity;
+import io.nccldoctor.reports.html.Html;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -64,23 +63,7 @@ public final class ClusterHtml {
     }
 
     private static void findings(StringBuilder h, ClusterReport r) {
-        h.append("<section id=\"findings\"><h2>Findings</h2>\n");
-        if (r.findings().isEmpty()) {
-            h.append("<p>No finding.</p>\n");
-        }
-        for (Severity s : List.of(Severity.ERROR, Severity.WARN, Severity.INFO)) {
-            for (Finding f : r.findings()) {
-                if (f.severity() != s) {
-                    continue;
-                }
-                h.append("<div class=\"finding ").append(s.label()).append("\"><span class=\"sev\">").append(s.label()).append("</span>")
-                        .append("<span class=\"code\">").append(esc(f.code())).append("</span> <span class=\"subject\">")
-                        .append(esc(f.subject())).append("</span><div><b>").append(esc(f.title())).append("</b></div><ul>");
-                f.evidence().forEach(e -> h.append("<li>").append(esc(e)).append("</li>"));
-                h.append("</ul><div class=\"remedy\"><b>Remedy:</b> ").append(esc(f.remedy())).append("</div></div>\n");
-            }
-        }
-        h.append("</section>\n");
+        Html.findings(h, r.findings());
     }
 
     private static void drift(StringBuilder h, ClusterReport r) {

@@ -56,4 +56,26 @@ public final class Html {
         }
         return b.toString();
     }
+
+    /** The findings section: errors, then warnings, then information, each with its code, subject, evidence and remedy. */
+    public static void findings(StringBuilder h, java.util.List<io.nccldoctor.reports.Finding> findings) {
+        h.append("<section id=\"findings\"><h2>Findings</h2>\n");
+        if (findings.isEmpty()) {
+            h.append("<p>No finding.</p>\n");
+        }
+        for (io.nccldoctor.reports.Severity s : java.util.List.of(io.nccldoctor.reports.Severity.ERROR, io.nccldoctor.reports.Severity.WARN,
+                io.nccldoctor.reports.Severity.INFO)) {
+            for (io.nccldoctor.reports.Finding f : findings) {
+                if (f.severity() != s) {
+                    continue;
+                }
+                h.append("<div class=\"finding ").append(s.label()).append("\"><span class=\"sev\">").append(s.label()).append("</span>")
+                        .append("<span class=\"code\">").append(esc(f.code())).append("</span> <span class=\"subject\">")
+                        .append(esc(f.subject())).append("</span><div><b>").append(esc(f.title())).append("</b></div><ul>");
+                f.evidence().forEach(e -> h.append("<li>").append(esc(e)).append("</li>"));
+                h.append("</ul><div class=\"remedy\"><b>Remedy:</b> ").append(esc(f.remedy())).append("</div></div>\n");
+            }
+        }
+        h.append("</section>\n");
+    }
 }
