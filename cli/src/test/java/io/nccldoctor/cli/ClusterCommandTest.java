@@ -68,7 +68,7 @@ class ClusterCommandTest {
 
     @Test
     void eachFormatByExtensionAndNeverOverwritingWithoutForce() throws Exception {
-        for (String ext : List.of("txt", "md", "json", "html")) {
+        for (String ext : List.of("txt", "md", "json", "html", "xml", "prom")) {
             Path f = tmp.resolve("cluster." + ext);
             Run r = cluster(snaps.toString(), "-o", f.toString());
             assertThat(r.code()).as(ext + ": " + r.err()).isZero();
@@ -83,6 +83,14 @@ class ClusterCommandTest {
                     assertThat(doc.get("exitCode").asInt()).isZero();
                     assertThat(doc.get("nodes")).hasSize(5);
                 }
+                case "xml" -> {
+                    org.w3c.dom.Document doc = javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(f.toFile());
+                    assertThat(doc.getDocumentElement().getAttribute("tests")).isEqualTo(
+                            String.valueOf(io.nccldoctor.reports.cluster.Cluster.checks().size()));
+                    assertThat(text).contains("CLUSTER_DRIFT");
+                }
+                case "prom" -> assertThat(text).contains("nccl_doctor_finding{code=\"CLUSTER_DRIFT\"")
+                        .contains("nccl_doctor_verdict{verdict=\"warn\"} 1");
                 default -> assertThat(text).startsWith("<!DOCTYPE html>").contains("Content-Security-Policy").doesNotContain("<script");
             }
         }
@@ -115,7 +123,7 @@ class ClusterCommandTest {
                 .isEqualTo("nccl-doctor: --outlier-k 0.0: give a positive number of MADs, e.g. 3.0");
         Run format = cluster(snaps.toString(), "-o", tmp.resolve("c.docx").toString());
         assertThat(format.code()).isEqualTo(2);
-        assertThat(format.err()).contains("unknown format; name the file .txt, .md, .json or .html");
+        assertThat(format.err()).contains("unknown format; name the file .txt, .md, .json, .html, .xml (JUnit) or .prom");
         assertThat(cluster(snaps.toString(), "--json", "-o", tmp.resolve("c.json").toString()).code()).isEqualTo(2);
         Files.writeString(snaps.resolve("node9.json"), "{ \"snapshot\": ");
         Run broken = cluster(snaps.toString());

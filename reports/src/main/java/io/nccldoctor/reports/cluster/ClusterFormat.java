@@ -11,7 +11,9 @@ public enum ClusterFormat {
     TEXT(ClusterText::render),
     MARKDOWN(ClusterMarkdown::render),
     JSON(Json::write),
-    HTML(ClusterHtml::render);
+    HTML(ClusterHtml::render),
+    JUNIT(r -> io.nccldoctor.reports.render.JUnitReport.render(asReport(r))),
+    PROMETHEUS(r -> io.nccldoctor.reports.render.PrometheusReport.render(asReport(r)));
 
     private final Function<ClusterReport, String> renderer;
 
@@ -23,7 +25,22 @@ public enum ClusterFormat {
         return renderer.apply(r);
     }
 
-    /** .txt, .md, .json or .html (also .htm, .markdown); anything else is an input error naming the file. */
+    /**
+     * The cluster's judgement in the results model that the JUnit and Prometheus writers read: one check per cluster
+     * code, holding its findings (a test case per code in JUnit; nccl_doctor_finding and _check_passed series).
+     */
+    static io.nccldoctor.reports.results.Report asReport(ClusterReport r) {
+        java.util.List<io.nccldoctor.reports.results.Check> checks = new java.util.ArrayList<>();
+        for (io.nccldoctor.reports.RuleInfo i : Cluster.checks()) {
+            checks.add(new io.nccldoctor.reports.results.Check(i.code(), i.title(), "cluster", null,
+                    r.findings().stream().filter(f -> f.code().equals(i.code())).toList()));
+        }
+        var data = new io.nccldoctor.reports.results.ResultSet("nccl-doctor cluster: " + r.nodes().size() + " nodes", false, r.createdAt(),
+                r.inputs(), java.util.List.of(), java.util.List.of(), java.util.List.of(), java.util.List.of());
+        return new io.nccldoctor.reports.results.Report(data, checks, r.findings());
+    }
+
+    /** .txt, .md, .json, .html (also .htm, .markdown), .xml (JUnit) or .prom; anything else is an input error naming the file. */
     public static ClusterFormat of(Path output) {
         String name = output.getFileName().toString();
         int dot = name.lastIndexOf('.');
@@ -33,7 +50,10 @@ public enum ClusterFormat {
             case "md", "markdown" -> MARKDOWN;
             case "json" -> JSON;
             case "html", "htm" -> HTML;
-            default -> throw new InputException("-o " + output + ": unknown format; name the file .txt, .md, .json or .html");
+            case "xml", "junit" -> JUNIT;
+            case "prom" -> PROMETHEUS;
+            default -> throw new InputException("-o " + output + ": unknown format; name the file .txt, .md, .json, .html, .xml (JUnit) "
+                    + "or .prom (Prometheus textfile)");
         };
     }
 }
