@@ -70,19 +70,14 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
     }
 
     static final int KEEP = 10;
-    private static final Pattern VERSION = Pattern.compile("NCCL version (\\d+\\.\\d+\\.\\d+)");
-    private static final Pattern NET = Pattern.compile("NCCL INFO (NET/\\S+ : Using .*|Using network \\S+.*|NET/Plugin.*)$");
     /** Ray's deduplication suffix, "… [repeated 14x across cluster]". */
     private static final Pattern RAY_REPEATED = Pattern.compile("\\s*\\[repeated \\d+x across cluster\\]\\s*$");
-    private static final Pattern GDR = Pattern.compile("GPU Direct RDMA (Disabled|Enabled) for GPU (\\S+) / HCA (\\S+) \\(distance (\\d+) [<>]=? (\\d+)\\)");
-    private static final Pattern COMM = Pattern.compile("nranks (\\d+) .*Init COMPLETE");
     private static final Pattern ALGO = Pattern.compile("(?:[Aa]lgorithm|[Aa]lgo) (\\w+)[ ,]+(?:[Pp]rotocol|proto) (\\w+)");
     private static final Pattern IB_ERR = Pattern.compile("completion from peer .*?(?:status=|with error )(\\d+)(?:.*vendor err (\\d+))?");
 
     /**
-     * Streams a file in 4 MiB blocks of whole lines (one heap buffer per range, so memory stays flat). Each block is
-     * scanned eight bytes at a time (SWAR: one long per
-     * step, the newlines counted and the 'N' bytes found with the exact zero-byte mask of Hacker's Delight 6-1); only
+     * Streams a file in 256 KiB blocks of whole lines (one buffer per range, so memory stays flat). Each block is
+     * scanned eight bytes at a time (SWAR: one long per step, the newlines counted and the 'N' bytes found with the exact zero-byte mask of Hacker's Delight 6-1); only
      * lines that hold "NCCL" are looked at, the per-operation lines (the bulk of a COLL log) are counted from their
      * first bytes, and only the lines this parser reads become strings of their own (decoded as UTF-8). A
      * multi-gigabyte log never sits in memory. A large file is cut at line starts into one range per core (at most
@@ -97,8 +92,11 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
         return parse(file, threads, minRangeBytes, SEGMENT);
     }
 
-    /** The bytes read at once, per range. */
-    private static final int SEGMENT = 4 << 20;
+    /**
+     * The bytes read at once, per range: small enough that a block, and the copy of its words, stay in the core's L2
+     * cache between the read and the scan.
+     */
+    private static final int SEGMENT = 256 << 10;
 
     /** @param segment the bytes read at once (small in tests, to cross block ends often) */
     static NcclLog parse(Path file, int threads, long minRangeBytes, int segment) {
@@ -172,6 +170,7 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
     private static Builder range(FileChannel ch, long from, long to, int segment) throws IOException {
         Builder b = new Builder(true);
         ByteBuffer buf = ByteBuffer.allocateDirect(segment).order(ByteOrder.LITTLE_ENDIAN);
+        long[] words = new long[(segment >>> 3) + 3];
         long pos = from;
         while (true) {
             int n = 0;
@@ -191,7 +190,21 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
                     cut = end; // a line longer than the buffer
                 }
             }
-            b.acceptBlock(buf, cut);
+            // The words are scanned from a long[]: plain array loads, which even the interpreter and the first JIT
+            // tier run fast, where each ByteBuffer.getLong is a chain of calls until the last tier has inlined it.
+            int whole = cut >>> 3;
+            buf.duplicate().position(0).limit(whole << 3).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(words, 0, whole);
+            if ((cut & 7) != 0) {
+                long tail = 0;
+                for (int k = cut - 1; k >= whole << 3; k--) {
+                    tail = tail << 8 | (buf.get(k) & 0xFF);
+                }
+                words[whole] = tail;
+            }
+            int count = (cut + 7) >>> 3;
+            words[count] = 0;
+            words[count + 1] = 0;
+            b.acceptBlock(buf, words, cut);
             if (last) {
                 return b;
             }
@@ -247,6 +260,8 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
         /** "CCL" after the 'N', little-endian. */
         private static final int CCL = 'C' | 'C' << 8 | 'L' << 16;
         private static final long LOW7 = 0x7F7F7F7F7F7F7F7FL;
+        private static final long ONES = 0x0101010101010101L;
+        private static final long HIGHS = 0x8080808080808080L;
         private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
         private static final long NS = 0x4E4E4E4E4E4E4E4EL;
         private static final byte[] INFO_OPCOUNT = ": opCount".getBytes(StandardCharsets.ISO_8859_1);
@@ -260,68 +275,112 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
             return ~(((x & LOW7) + LOW7) | x | LOW7);
         }
 
-        /** Whole lines of a file: buf[0, len) (little-endian), which ends at a line end or the file's end. */
-        void acceptBlock(ByteBuffer buf, int len) {
+        /**
+         * The index of the byte that holds the lowest 0x80 bit of a {@link #zeroBytes} mask: a multiply instead of
+         * Long.numberOfTrailingZeros, which the first JIT tier calls as a method.
+         */
+        private static int lowestByte(long mask) {
+            return (int) ((((mask & -mask) >>> 7) * 0x0001020304050607L) >>> 56);
+        }
+
+        /** The block being read: its bytes, the same bytes as little-endian words (zero past len), and its length. */
+        private ByteBuffer buf;
+        private long[] words;
+        private int len;
+        /** The last newline before the current word, and the start of the last line already read, in acceptBlock. */
+        private int lastNewline;
+        private int handled;
+
+        /**
+         * Whole lines of a file: buf[0, len), which ends at a line end or the file's end, with the same bytes in
+         * {@code words}: (len + 7) / 8 little-endian words, the last one padded with zero bytes.
+         */
+        void acceptBlock(ByteBuffer buf, long[] words, int len) {
+            this.buf = buf;
+            this.words = words;
+            this.len = len;
             lastNewline = -1;
             handled = -1;
-            int words = len & ~7;
+            int count = (len + 7) >>> 3;
             // Short calls, so that the JIT compiles the scan as a method soon: a long-running loop gets only an
             // on-stack-replacement compile, which runs this scan at half the speed.
-            for (int from = 0; from < words; from += CHUNK) {
-                scan(buf, len, from, Math.min(words, from + CHUNK));
-            }
-            for (int i = words; i < len; i++) {
-                byte c = buf.get(i);
-                if (c == '\n') {
-                    lines++;
-                    lastNewline = i;
-                } else if (c == 'N' && i + 4 < len && buf.get(i + 1) == 'C' && buf.get(i + 2) == 'C' && buf.get(i + 3) == 'L'
-                        && lastNewline + 1 != handled && candidate(buf, len, lastNewline + 1, i)) {
-                    handled = lastNewline + 1;
-                }
+            for (int from = 0; from < count; from += CHUNK) {
+                scan(from, Math.min(count, from + CHUNK));
             }
             if (len > 0 && buf.get(len - 1) != '\n') {
                 lines++; // the file's last line has no newline
             }
         }
 
-        private static final int CHUNK = 16 << 10;
-        /** The last newline before the current word, and the start of the last line already read, in acceptBlock. */
-        private int lastNewline;
-        private int handled;
+        private static final int CHUNK = 2 << 10;
 
-        /** The eight-byte words of buf[from, to), a multiple of 8 long. */
-        private void scan(ByteBuffer buf, int len, int from, int to) {
+        /**
+         * The words [from, to): each one's newlines and 'N' bytes are taken in order (a newline counts a line and
+         * starts the next; an 'N' that starts "NCCL" in a line not yet read is a candidate). Once a line is read, the
+         * words up to its end are passed over by their newlines alone.
+         */
+        private void scan(int from, int to) {
             int last = lastNewline;
-            for (int i = from; i < to; i += 8) {
-                long w = buf.getLong(i);
+            for (int j = from; j < to; j++) {
+                long w = words[j];
                 long nl = zeroBytes(w ^ NEWLINES);
-                lines += Long.bitCount(nl);
-                for (long n = zeroBytes(w ^ NS); n != 0; n &= n - 1) {
-                    int shift = Long.numberOfTrailingZeros(n);
-                    int at = i + (shift >>> 3);
-                    if (at + 4 < len && (buf.getInt(at) >>> 8) == CCL) {
-                        long before = nl & ((1L << shift) - 1);
-                        int start = before != 0 ? i + ((63 - Long.numberOfLeadingZeros(before)) >>> 3) + 1 : last + 1;
-                        if (start != handled && candidate(buf, len, start, at)) {
-                            handled = start;
+                for (long events = nl | zeroBytes(w ^ NS); events != 0; events &= events - 1) {
+                    int at = (j << 3) + lowestByte(events);
+                    if ((nl & events & -events) != 0) {
+                        lines++;
+                        last = at;
+                    } else if (last + 1 != handled && at + 4 < len && (bytesAt(at) >>> 8 & 0xFFFFFF) == CCL
+                            && candidate(buf, len, last + 1, at)) {
+                        handled = last + 1;
+                        if ((nl & (events & events - 1)) == 0) { // the line goes on past this word
+                            j = nextNewlineWord(j + 1, to) - 1;
+                            break;
                         }
                     }
-                }
-                if (nl != 0) {
-                    last = i + ((63 - Long.numberOfLeadingZeros(nl)) >>> 3);
                 }
             }
             lastNewline = last;
         }
 
         /**
+         * The first of the words [j, to) that holds a newline, or {@code to}: four words at a time with the cheaper test
+         * of Hacker's Delight 6-1 (exact for whether a word holds a zero byte, not for where), then word by word.
+         */
+        private int nextNewlineWord(int j, int to) {
+            long[] w = words;
+            for (; j + 4 <= to; j += 4) {
+                long a = w[j] ^ NEWLINES;
+                long b = w[j + 1] ^ NEWLINES;
+                long c = w[j + 2] ^ NEWLINES;
+                long d = w[j + 3] ^ NEWLINES;
+                if (((a - ONES & ~a | b - ONES & ~b | c - ONES & ~c | d - ONES & ~d) & HIGHS) != 0) {
+                    break;
+                }
+            }
+            while (j < to && zeroBytes(w[j] ^ NEWLINES) == 0) {
+                j++;
+            }
+            return j;
+        }
+
+        /**
+         * The eight bytes from {@code at} as a little-endian word, zero past the block (its words are followed by two
+         * zero words). Short enough for the first JIT tier to inline: the high part is shifted in two steps so that at
+         * a word boundary it is all shifted out (a shift by 64 is a shift by 0 in Java).
+         */
+        private long bytesAt(int at) {
+            int shift = (at & 7) << 3;
+            return words[at >>> 3] >>> shift | words[(at >>> 3) + 1] << 1 << ~shift; // ~shift: 63 - shift, mod 64
+        }
+
+        /**
          * "NCCL" at {@code at} (followed by at least one byte) in the line that starts at {@code start}: reads the line if it holds "NCCL " or a watchdog
          * timeout ("WorkNCCL(…"). Returns whether the line was read (counted or accepted), so that later hits in it are
-         * skipped.
+         * skipped. The common lines are told apart from the block's words; the rest is read from its bytes.
          */
         private boolean candidate(ByteBuffer buf, int len, int start, int at) {
-            if (buf.get(at + 4) != ' ') {
+            long head = bytesAt(at);
+            if ((byte) (head >>> 32) != ' ') {
                 int end = lineEnd(buf, len, at);
                 if (indexOf(buf, start, end, WATCHDOG) < 0) {
                     return false;
@@ -329,20 +388,20 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
                 accept(line(buf, start, end));
                 return true;
             }
-            if (at + 64 <= len && buf.getLong(at) == NCCL_INF && buf.getShort(at + 8) == O_SPACE) {
+            if (at + 64 <= len && head == NCCL_INF && (short) bytesAt(at + 8) == O_SPACE) {
                 for (int k = at + 10; k < at + 58; k += 8) { // the first ':' or newline in the next 48 bytes, a word at a time
-                    long w = buf.getLong(k);
+                    long w = bytesAt(k);
                     long hit = zeroBytes(w ^ COLONS) | zeroBytes(w ^ NEWLINES);
                     if (hit != 0) {
-                        int c = k + (Long.numberOfTrailingZeros(hit) >>> 3);
-                        if (buf.get(c) == ':' && buf.getLong(c) == COLON_OPCOUN && buf.get(c + 8) == 't') {
+                        int c = k + lowestByte(hit);
+                        if (bytesAt(c) == COLON_OPCOUN && (byte) bytesAt(c + 8) == 't') {
                             ncclLines++; // a per-operation line: nothing in it for this parser
                             return true;
                         }
                         break;
                     }
                 }
-                if (buf.getLong(at + 10) == CHANNEL_) {
+                if (bytesAt(at + 10) == CHANNEL_) {
                     int end = lineEnd(buf, len, at);
                     int via = indexOf(buf, at + 18, end, VIA);
                     if (via >= 0) {
@@ -448,7 +507,9 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
          * One line (without its newline); the caller counts it. A line whose first "NCCL " starts a per-operation
          * message ("NCCL INFO AllReduce: opCount …", the ':' within 48 characters) is only counted, and one that starts
          * a channel message ("NCCL INFO Channel …") only gives its transport, whatever else interleaved output glued
-         * onto it: the block scanner decides the same from the line's first bytes.
+         * onto it: the block scanner decides the same from the line's first bytes. Each kind of message has a small
+         * method of its own, so that the JIT compiles only the ones a log exercises (a big method that inlines every
+         * matcher costs more to compile than a gigabyte of COLL lines takes to scan).
          */
         void accept(String line) {
             int first = line.indexOf("NCCL ");
@@ -460,16 +521,7 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
                 }
                 if (line.startsWith("Channel ", first + 10)) {
                     ncclLines++;
-                    int via = line.indexOf(" via ", first + 18);
-                    if (via >= 0) {
-                        int to = via + 5;
-                        while (to < line.length() && !space(line.charAt(to))) {
-                            to++;
-                        }
-                        if (to > via + 5) {
-                            transports.merge(line.substring(via + 5, to), 1L, Long::sum);
-                        }
-                    }
+                    channel(line, line.indexOf(" via ", first + 18));
                     return;
                 }
             }
@@ -479,79 +531,97 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
                 }
                 return;
             }
-            int at = line.indexOf("NCCL ");
-            if (at < 0) {
+            if (first < 0) {
                 return;
             }
-            boolean warn = line.startsWith("NCCL WARN", at);
-            if (!warn && !line.startsWith("NCCL INFO", at)) {
-                if (line.startsWith("NCCL version", at)) { // the banner NCCL prints without INFO
-                    Matcher m = VERSION.matcher(line);
-                    if (m.find()) {
-                        versions.add(m.group(1));
-                    }
-                }
-                return;
+            if (line.startsWith("NCCL WARN", first)) {
+                ncclLines++;
+                warning(line);
+            } else if (line.startsWith("NCCL INFO", first)) {
+                ncclLines++;
+                info(line, first + "NCCL INFO ".length());
+            } else if (line.startsWith("NCCL version", first)) { // the banner NCCL prints without INFO
+                version(line);
             }
-            ncclLines++;
-            if (warn) {
-                warnings++;
-                if (firstWarnings.size() < KEEP) {
-                    firstWarnings.add(kept(line));
-                }
-                if (line.contains("completion from peer") && ibErrors.size() < KEEP) {
-                    Matcher m = IB_ERR.matcher(line);
-                    if (m.find()) {
-                        ibErrors.add(new IbError(Integer.parseInt(m.group(1)), m.group(2) == null
-                                ? io.nccldoctor.core.Fact.absent("no vendor err on this line (wrapped?)")
-                                : io.nccldoctor.core.Fact.of(Integer.parseInt(m.group(2))), kept(line)));
-                    }
-                }
-                return;
+        }
+
+        /** The transport of a channel line: the word after " via " (at {@code via}, -1 when there is none). */
+        private void channel(String line, int via) {
+            int from = via + 5;
+            int to = from;
+            while (via > 0 && to < line.length() && !space(line.charAt(to))) {
+                to++;
             }
-            int msg = at + "NCCL INFO ".length();
+            if (to > from) {
+                transports.merge(line.substring(from, to), 1L, Long::sum);
+            }
+        }
+
+        private void warning(String line) {
+            warnings++;
+            if (firstWarnings.size() < KEEP) {
+                firstWarnings.add(kept(line));
+            }
+            if (line.contains("completion from peer") && ibErrors.size() < KEEP) {
+                Matcher m = IB_ERR.matcher(line);
+                if (m.find()) {
+                    ibErrors.add(new IbError(Integer.parseInt(m.group(1)), m.group(2) == null
+                            ? io.nccldoctor.core.Fact.absent("no vendor err on this line (wrapped?)")
+                            : io.nccldoctor.core.Fact.of(Integer.parseInt(m.group(2))), kept(line)));
+                }
+            }
+        }
+
+        /** An INFO message that starts at {@code msg}. */
+        private void info(String line, int msg) {
             if (line.indexOf(": opCount", msg) > 0) {
                 return; // a per-operation line: the bulk of a COLL log, nothing in it for this parser
             }
             int via = line.indexOf(" via ", msg);
-            if (line.startsWith("Channel", msg) || via > 0) { // " via (\\S+)", no matcher: channel lines are most of an init
-                int from = via + 5;
-                int to = from;
-                while (via > 0 && to < line.length() && " \t\n\u000B\f\r".indexOf(line.charAt(to)) < 0) {
-                    to++;
-                }
-                if (to > from) {
-                    transports.merge(line.substring(from, to), 1L, Long::sum);
-                }
+            if (line.startsWith("Channel", msg) || via > 0) {
+                channel(line, via);
             } else if (line.indexOf("NCCL version", msg) >= 0) {
-                Matcher m = VERSION.matcher(line);
-                if (m.find()) {
-                    versions.add(m.group(1));
-                }
+                version(line);
             } else if (line.indexOf("GPU Direct RDMA", msg) >= 0) {
-                Matcher m = GDR.matcher(line);
-                if (m.find() && gdrSeen.add(m.group(1) + m.group(2) + "/" + m.group(3)) && gdr.size() < 64) {
-                    gdr.add(new GdrLine(m.group(1).equals("Enabled"), m.group(2), m.group(3), Integer.parseInt(m.group(4)),
-                            Integer.parseInt(m.group(5)), kept(line)));
-                }
+                gdr(line);
             } else if (line.indexOf("Init COMPLETE", msg) >= 0) {
-                Matcher m = COMM.matcher(line);
-                if (m.find()) {
-                    comms.merge(Integer.parseInt(m.group(1)), 1L, Long::sum);
-                }
+                communicator(line);
             } else if (line.indexOf("NET/", msg) >= 0 || line.indexOf("Using network", msg) >= 0) {
-                Matcher m = NET.matcher(line);
-                if (m.find()) {
-                    String net = kept(RAY_REPEATED.matcher(m.group(1)).replaceFirst(""));
-                    if (networks.size() < KEEP && !networks.contains(net)) {
-                        networks.add(net);
-                    }
-                }
+                network(line);
             } else if (line.indexOf("lgo", msg) >= 0) {
-                Matcher m = ALGO.matcher(line);
-                if (m.find()) {
-                    algorithms.merge(m.group(1) + "/" + m.group(2), 1L, Long::sum);
+                algorithm(line);
+            }
+        }
+
+        private void version(String line) {
+            LogMessages.version(line).ifPresent(versions::add);
+        }
+
+        private void gdr(String line) {
+            LogMessages.gdr(line).ifPresent(g -> {
+                if (gdrSeen.add((g.enabled() ? "Enabled" : "Disabled") + g.gpu() + "/" + g.hca()) && gdr.size() < 64) {
+                    gdr.add(new GdrLine(g.enabled(), g.gpu(), g.hca(), g.distance(), g.threshold(), kept(line)));
                 }
+            });
+        }
+
+        private void communicator(String line) {
+            LogMessages.communicatorSize(line).ifPresent(n -> comms.merge(n, 1L, Long::sum));
+        }
+
+        private void network(String line) {
+            LogMessages.network(line).ifPresent(said -> {
+                String net = kept(said.contains("[repeated ") ? RAY_REPEATED.matcher(said).replaceFirst("") : said);
+                if (networks.size() < KEEP && !networks.contains(net)) {
+                    networks.add(net);
+                }
+            });
+        }
+
+        private void algorithm(String line) {
+            Matcher m = ALGO.matcher(line);
+            if (m.find()) {
+                algorithms.merge(m.group(1) + "/" + m.group(2), 1L, Long::sum);
             }
         }
 

@@ -154,9 +154,13 @@ class NcclLogTest {
             "NCCL INFO Channel 00/0 : 0[0] -> 1[1] via NET/IB/0/GDRDMA", "NCCLNCCL INFO x", "N", "NC", "NCC", "NCCL", "NNCCL INFO y",
             "ProcessGroupNCCL.cpp:1 Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1)", "NCCL INFO Broadcast: opCount 2",
             "NCCL INFO comm 0x1 rank 0 nranks 4 cudaDev 0 - Init COMPLETE", "plain", "", " ", "NCCL INFO NET/IB : Using [0]mlx5_0:1/IB",
-            "x NCCL INFO SendRecv: opCount 3 NCCL INFO Channel 01/0 : 0 -> 1 via SHM", "NCCL INFO Algo RING proto LL128"};
+            "x NCCL INFO SendRecv: opCount 3 NCCL INFO Channel 01/0 : 0 -> 1 via SHM", "NCCL INFO Algo RING proto LL128",
+            "NCCL INFO AllReduce: opCount 1f sendbuff 0x7f12a0000000 recvbuff 0x7f12a0000000 count 262144 datatype 7 op 0 root 0 "
+                + "comm 0x5566 [nranks=16] stream 0x55aa",
+            "NCCL INFO Channel 02/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA NCCL INFO x NCCL WARN y",
+            "NCCL INFO GPU Direct RDMA Disabled for GPU 1 / HCA 0 (distance 8 > 5)"};
         java.util.Random random = new java.util.Random(42);
-        for (int round = 0; round < 300; round++) {
+        for (int round = 0; round < 600; round++) {
             StringBuilder text = new StringBuilder("h:1:1 [0] NCCL INFO NCCL version 2.27.5+cuda12.9\n");
             for (int line = random.nextInt(40); line >= 0; line--) {
                 text.append("x".repeat(random.nextInt(9)));

@@ -1,0 +1,192 @@
+package io.nccldoctor.collectives.parse;
+
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * Readers for the NCCL messages that every initialisation prints (the version, the network, the GPUDirect RDMA
+ * decisions, the communicator sizes), written out by hand instead of as regular expressions: a log holds thousands of
+ * them, and a matcher that hot is compiled by the JIT into a method that costs more CPU to compile than the scan of a
+ * gigabyte of per-operation lines. Each reader returns exactly what {@code find()} of the expression in its comment
+ * returns (LogMessagesTest holds the expressions and checks the readers against them on random lines), except that a
+ * number too big for an int is no match instead of an exception.
+ */
+final class LogMessages {
+
+    private LogMessages() {
+    }
+
+    /** {@code NCCL version (\d+\.\d+\.\d+)}, group 1: "2.27.5" from "NCCL version 2.27.5+cuda12.9". */
+    static Optional<String> version(String line) {
+        for (int at = line.indexOf("NCCL version "); at >= 0; at = line.indexOf("NCCL version ", at + 1)) {
+            int major = at + "NCCL version ".length();
+            int minor = digits(line, major) + 1;
+            if (minor - 1 == major || !line.startsWith(".", minor - 1)) {
+                continue;
+            }
+            int patch = digits(line, minor) + 1;
+            if (patch - 1 == minor || !line.startsWith(".", patch - 1)) {
+                continue;
+            }
+            int end = digits(line, patch);
+            if (end > patch) {
+                return Optional.of(line.substring(major, end));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** {@code nranks (\d+) .*Init COMPLETE}, group 1: the communicator's size. */
+    static OptionalInt communicatorSize(String line) {
+        for (int at = line.indexOf("nranks "); at >= 0; at = line.indexOf("nranks ", at + 1)) {
+            int from = at + "nranks ".length();
+            int to = digits(line, from);
+            if (to == from || !line.startsWith(" ", to)) {
+                continue;
+            }
+            int complete = line.indexOf("Init COMPLETE", to + 1);
+            if (complete < 0) {
+                return OptionalInt.empty(); // nor after any later "nranks "
+            }
+            if (terminator(line, to + 1, complete) < complete) {
+                continue; // '.' stops at a line terminator
+            }
+            return number(line, from, to).map(OptionalInt::of).orElseGet(OptionalInt::empty);
+        }
+        return OptionalInt.empty();
+    }
+
+    /**
+     * {@code GPU Direct RDMA (Disabled|Enabled) for GPU (\S+) / HCA (\S+) \(distance (\d+) [<>]=? (\d+)\)}: the
+     * decision, with the line as given.
+     */
+    static Optional<NcclLog.GdrLine> gdr(String line) {
+        String head = "GPU Direct RDMA ";
+        for (int at = line.indexOf(head); at >= 0; at = line.indexOf(head, at + 1)) {
+            int p = at + head.length();
+            boolean enabled = line.startsWith("Enabled", p);
+            if (!enabled && !line.startsWith("Disabled", p)) {
+                continue;
+            }
+            p += enabled ? "Enabled".length() : "Disabled".length();
+            if (!line.startsWith(" for GPU ", p)) {
+                continue;
+            }
+            int gpu = p + " for GPU ".length();
+            int gpuEnd = nonSpace(line, gpu);
+            if (gpuEnd == gpu || !line.startsWith(" / HCA ", gpuEnd)) {
+                continue;
+            }
+            int hca = gpuEnd + " / HCA ".length();
+            int hcaEnd = nonSpace(line, hca);
+            if (hcaEnd == hca || !line.startsWith(" (distance ", hcaEnd)) {
+                continue;
+            }
+            int distance = hcaEnd + " (distance ".length();
+            int distanceEnd = digits(line, distance);
+            if (distanceEnd == distance || !line.startsWith(" ", distanceEnd)
+                    || !(line.startsWith("<", distanceEnd + 1) || line.startsWith(">", distanceEnd + 1))) {
+                continue;
+            }
+            int q = distanceEnd + 2;
+            q += line.startsWith("=", q) ? 1 : 0;
+            if (!line.startsWith(" ", q)) {
+                continue;
+            }
+            int threshold = q + 1;
+            int thresholdEnd = digits(line, threshold);
+            if (thresholdEnd == threshold || !line.startsWith(")", thresholdEnd)) {
+                continue;
+            }
+            Optional<Integer> d = number(line, distance, distanceEnd);
+            Optional<Integer> t = number(line, threshold, thresholdEnd);
+            if (d.isEmpty() || t.isEmpty()) {
+                return Optional.empty();
+            }
+            return Optional.of(new NcclLog.GdrLine(enabled, line.substring(gpu, gpuEnd), line.substring(hca, hcaEnd), d.get(),
+                    t.get(), line));
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * {@code NCCL INFO (NET/\S+ : Using .*|Using network \S+.*|NET/Plugin.*)$}, group 1: what NCCL says of its
+     * network, from "NET/IB : Using [0]mlx5_0:1/RoCE …", "Using network IB" or "NET/Plugin : …" to the line's end.
+     */
+    static Optional<String> network(String line) {
+        for (int at = line.indexOf("NCCL INFO "); at >= 0; at = line.indexOf("NCCL INFO ", at + 1)) {
+            int p = at + "NCCL INFO ".length();
+            int rest = -1; // where the trailing ".*" starts
+            if (line.startsWith("NET/", p)) {
+                int name = nonSpace(line, p + 4);
+                if (name > p + 4 && line.startsWith(" : Using ", name)) {
+                    rest = name + " : Using ".length();
+                } else if (line.startsWith("NET/Plugin", p)) {
+                    rest = p + "NET/Plugin".length();
+                }
+            } else if (line.startsWith("Using network ", p)) {
+                int name = p + "Using network ".length();
+                int nameEnd = nonSpace(line, name); // "\S+.*": the greedy \S+ first, and a shorter one never does better
+                rest = nameEnd > name ? nameEnd : -1;
+            }
+            if (rest < 0) {
+                continue;
+            }
+            int end = terminator(line, rest, line.length());
+            if (atEnd(line, end)) {
+                return Optional.of(line.substring(p, end));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Where {@code $} matches without MULTILINE: the end, or before a line terminator that ends the input. */
+    private static boolean atEnd(String line, int at) {
+        int n = line.length();
+        return at == n || at == n - 1 && terminator(line.charAt(at)) || at == n - 2 && line.startsWith("\r\n", at);
+    }
+
+    /** The first line terminator (what '.' does not match) in [from, to), or {@code to}. */
+    private static int terminator(String line, int from, int to) {
+        for (int k = from; k < to; k++) {
+            if (terminator(line.charAt(k))) {
+                return k;
+            }
+        }
+        return to;
+    }
+
+    private static boolean terminator(char c) {
+        return c == '\n' || c == '\r' || c == '\u0085' || c == '\u2028' || c == '\u2029';
+    }
+
+    /** The end of the ASCII digits ({@code \d}) that start at {@code from}. */
+    private static int digits(String line, int from) {
+        int k = from;
+        while (k < line.length() && line.charAt(k) >= '0' && line.charAt(k) <= '9') {
+            k++;
+        }
+        return k;
+    }
+
+    /** The end of the characters that are not {@code \s} (space, tab, newline, vertical tab, form feed, return). */
+    private static int nonSpace(String line, int from) {
+        int k = from;
+        while (k < line.length() && " \t\n\u000B\f\r".indexOf(line.charAt(k)) < 0) {
+            k++;
+        }
+        return k;
+    }
+
+    /** The digits in [from, to) as an int; empty when they do not fit. */
+    private static Optional<Integer> number(String line, int from, int to) {
+        long v = 0;
+        for (int k = from; k < to; k++) {
+            v = v * 10 + (line.charAt(k) - '0');
+            if (v > Integer.MAX_VALUE) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of((int) v);
+    }
+}

@@ -1,0 +1,106 @@
+package io.nccldoctor.collectives.parse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** The hand-written message readers against the regular expressions they replace, on real lines and random ones. */
+class LogMessagesTest {
+
+    private static final Pattern VERSION = Pattern.compile("NCCL version (\\d+\\.\\d+\\.\\d+)");
+    private static final Pattern COMM = Pattern.compile("nranks (\\d+) .*Init COMPLETE");
+    private static final Pattern GDR = Pattern.compile(
+            "GPU Direct RDMA (Disabled|Enabled) for GPU (\\S+) / HCA (\\S+) \\(distance (\\d+) [<>]=? (\\d+)\\)");
+    private static final Pattern NET = Pattern.compile("NCCL INFO (NET/\\S+ : Using .*|Using network \\S+.*|NET/Plugin.*)$");
+
+    @Test
+    void realLines() {
+        assertThat(LogMessages.version("node01:12345:12345 [0] NCCL INFO NCCL version 2.27.5+cuda12.9")).contains("2.27.5");
+        assertThat(LogMessages.version("NCCL version 2.18+cuda12.1")).isEmpty();
+        assertThat(LogMessages.communicatorSize("h:1:2 [0] NCCL INFO comm 0x5566 rank 0 nranks 16 cudaDev 0 nvmlDev 0 busId 18000 "
+                + "commId 0x1 - Init COMPLETE")).isEqualTo(OptionalInt.of(16));
+        NcclLog.GdrLine g = LogMessages.gdr("h:1:2 [0] NCCL INFO GPU Direct RDMA Disabled for GPU 18000 / HCA 0 (distance 8 > 5)")
+                .orElseThrow();
+        assertThat(g.enabled()).isFalse();
+        assertThat(g.gpu()).isEqualTo("18000");
+        assertThat(g.hca()).isEqualTo("0");
+        assertThat(g.distance()).isEqualTo(8);
+        assertThat(g.threshold()).isEqualTo(5);
+        assertThat(LogMessages.gdr("GPU Direct RDMA Enabled for GPU 1 / HCA 2 (distance 4 <= 5), read 1 mode Default").orElseThrow()
+                .enabled()).isTrue();
+        assertThat(LogMessages.network("h:1:2 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE ; OOB eth0:10.0.0.1<0>"))
+                .contains("NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE ; OOB eth0:10.0.0.1<0>");
+        assertThat(LogMessages.network("h:1:2 [0] NCCL INFO Using network IB")).contains("Using network IB");
+        assertThat(LogMessages.network("h:1:2 [0] NCCL INFO NET/Plugin: No plugin found (libnccl-net.so)"))
+                .contains("NET/Plugin: No plugin found (libnccl-net.so)");
+        assertThat(LogMessages.communicatorSize("nranks 99999999999 x Init COMPLETE")).as("too big for an int: no match, no exception")
+                .isEmpty();
+    }
+
+    /**
+     * Valid lines of each kind cut into tokens, then mutated (a token replaced, dropped or doubled, a piece inserted)
+     * with the pieces where the readers could go wrong: the literal heads cut short, digits and dots, every kind of white
+     * space, the line terminators that stop '.' (\r, \u0085, \u2028) and "\r\n" at the end.
+     */
+    @Test
+    void agreeWithTheRegularExpressionsOnRandomLines() {
+        String[][] templates = {
+            {"h:1:1 [0] ", "NCCL INFO ", "NCCL version ", "2", ".", "27", ".", "5", "+cuda12.9"},
+            {"h:1:2 [0] ", "NCCL INFO ", "comm 0x1 rank 0 ", "nranks ", "16", " ", "cudaDev 0 ", "- ", "Init COMPLETE"},
+            {"h:1:2 [0] ", "NCCL INFO ", "GPU Direct RDMA ", "Disabled", " for GPU ", "18000", " / HCA ", "0", " (distance ", "8", " > ",
+                "5", ")"},
+            {"h:1:2 [0] ", "NCCL INFO ", "NET/", "IB", " : Using ", "[0]mlx5_0:1/RoCE", " ; OOB eth0"},
+            {"h:1:2 [0] ", "NCCL INFO ", "Using network ", "IB"},
+            {"h:1:2 [0] ", "NCCL INFO ", "NET/Plugin", ": No plugin found"}};
+        String[] pieces = {"NCCL version ", "NCCL version", "2", "27", ".", "5", "nranks ", "nranks", "16", " ", "Init COMPLETE",
+            "Init COMPLET", "GPU Direct RDMA ", "Disabled", "Enabled", " for GPU ", " / HCA ", "mlx5_0", " (distance ", " >= ",
+            " <= ", " < ", ">", "=", ")", "(", "NCCL INFO ", "NCCL INFO", "NET/", " : Using ", "Using network ", "NET/Plugin", "\t",
+            "\r", "\n", "\u0085", "\u2028", "\u000B", "x", "\r\n", "é", "99999"};
+        Random random = new Random(7);
+        int[] matched = new int[4];
+        for (int round = 0; round < 100_000; round++) {
+            java.util.List<String> tokens = new java.util.ArrayList<>(java.util.List.of(templates[random.nextInt(templates.length)]));
+            for (int m = random.nextInt(4); m > 0; m--) {
+                int at = random.nextInt(tokens.size());
+                switch (random.nextInt(4)) {
+                    case 0 -> tokens.set(at, pieces[random.nextInt(pieces.length)]);
+                    case 1 -> tokens.remove(at);
+                    case 2 -> tokens.add(at, tokens.get(at));
+                    default -> tokens.add(at, pieces[random.nextInt(pieces.length)]);
+                }
+                if (tokens.isEmpty()) {
+                    break;
+                }
+            }
+            String line = String.join("", tokens);
+            Matcher v = VERSION.matcher(line);
+            boolean version = v.find();
+            assertThat(LogMessages.version(line)).as("version of [%s]", line).isEqualTo(version ? Optional.of(v.group(1)) : Optional.empty());
+            Matcher c = COMM.matcher(line);
+            boolean comm = c.find();
+            assertThat(LogMessages.communicatorSize(line)).as("nranks of [%s]", line)
+                    .isEqualTo(comm ? OptionalInt.of(Integer.parseInt(c.group(1))) : OptionalInt.empty());
+            Matcher g = GDR.matcher(line);
+            boolean gdr = g.find();
+            Optional<NcclLog.GdrLine> expected = gdr
+                    ? Optional.of(new NcclLog.GdrLine(g.group(1).equals("Enabled"), g.group(2), g.group(3), Integer.parseInt(g.group(4)),
+                            Integer.parseInt(g.group(5)), line))
+                    : Optional.empty();
+            assertThat(LogMessages.gdr(line)).as("GDR decision of [%s]", line).isEqualTo(expected);
+            Matcher n = NET.matcher(line);
+            boolean net = n.find();
+            assertThat(LogMessages.network(line)).as("network of [%s]", line).isEqualTo(net ? Optional.of(n.group(1)) : Optional.empty());
+            matched[0] += version ? 1 : 0;
+            matched[1] += comm ? 1 : 0;
+            matched[2] += gdr ? 1 : 0;
+            matched[3] += net ? 1 : 0;
+        }
+        assertThat(java.util.Arrays.stream(matched).boxed().toList()).as("each kind must match often and fail often, or the comparison proves little (version, nranks, "
+                + "GDR, network): " + java.util.Arrays.toString(matched)).allSatisfy(k -> assertThat(k).isBetween(3_000, 50_000));
+    }
+}
