@@ -50,11 +50,16 @@ final class AlignCommand implements Callable<Integer> {
                 return count;
             }
             long n = 1;
-            for (String d : shape.toLowerCase(Locale.ROOT).split("[x,*]")) {
+            for (String d : shape.toLowerCase(Locale.ROOT).split("[x,*]", -1)) {
+                long dim;
                 try {
-                    n = Math.multiplyExact(n, Long.parseLong(d.strip()));
+                    dim = Long.parseLong(d.strip());
+                    n = Math.multiplyExact(n, dim);
                 } catch (NumberFormatException | ArithmeticException e) {
                     throw new InputException("--shape " + shape + ": give dimensions as AxBxC with whole numbers");
+                }
+                if (dim < 0) {
+                    throw new InputException("--shape " + shape + ": a dimension is 0 or more");
                 }
             }
             return n;

@@ -8,9 +8,15 @@ import io.nccldoctor.core.Json;
 import io.nccldoctor.gdr.PerftestOutput;
 import io.nccldoctor.pcie.SmiTopoMatrix;
 import io.nccldoctor.reports.ParsedText;
+import io.nccldoctor.collectives.parse.NcclLogSet;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -27,11 +33,16 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "since 2.11, mpirun/srun prefixes, interleaved NCCL INFO lines, footers; or the -J JSON file); nccl-log (NCCL_DEBUG=INFO "
                 + "output, streamed: versions, network, transports, GDR decisions decoded per version, warnings, IB "
                 + "completion errors, watchdog timeouts)."},
-        footer = {"", "Exit codes: 0 when the text parsed and records no failure; 1 when it records one (nccl-tests: wrong "
+        footer = {"", "FILE '-' reads standard input. nccl-log also reads several files, or a folder of them (the one file per "
+                + "process that NCCL_DEBUG_FILE=dir/nccl.%%h.%%p.log writes), or a .gz file; several files get a line each and "
+                + "what differs between them where the processes of one job should agree: the NCCL version, the network "
+                + "chosen (one process on sockets slows the whole job), GPUDirect RDMA on the network channels.",
+            "", "Exit codes: 0 when the text parsed and records no failure; 1 when it records one (nccl-tests: wrong "
                 + "elements, 'Out of bounds values : N FAILED', or an average below NCCL_TESTS_MIN_BW; nccl-log: IB completion errors or watchdog timeouts; "
                 + "perftest: errors); 2 when it is not the format named.",
             "", "Examples:", "  nccl-doctor parse nvidia-smi-topo topo.txt --json", "  nccl-doctor parse perftest ib_write_bw.log",
-            "  nccl-doctor parse nccl-tests all_reduce_perf.out", "  nccl-doctor parse nccl-log nccl.node01.4242.log --json"})
+            "  nccl-doctor parse nccl-tests all_reduce_perf.out", "  nccl-doctor parse nccl-log nccl.node01.4242.log --json",
+            "  nccl-doctor parse nccl-log /shared/job-1234/nccl-logs/", "  kubectl logs trainer-0 | nccl-doctor parse nccl-log -"})
 final class ParseCommand implements Callable<Integer> {
 
     enum Format { NVIDIA_SMI_TOPO, PERFTEST, NCCL_TESTS, NCCL_LOG }
@@ -40,8 +51,9 @@ final class ParseCommand implements Callable<Integer> {
             description = "nvidia-smi-topo, perftest, nccl-tests or nccl-log")
     Format format;
 
-    @Parameters(index = "1", paramLabel = "FILE", description = "The text to read.")
-    Path file;
+    @Parameters(index = "1..*", arity = "1..*", paramLabel = "FILE", description = "The text to read ('-': standard input); "
+            + "nccl-log: several files or folders.")
+    List<Path> files;
 
     @Option(names = "--json", description = "Print the parsed content as JSON.")
     boolean json;
@@ -52,14 +64,24 @@ final class ParseCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        if (format == Format.NCCL_LOG) {
+            boolean failed = ncclLog(out);
+            out.flush();
+            return failed ? 1 : 0;
+        }
+        if (files.size() > 1) {
+            throw new InputException("parse " + format.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-') + " reads one FILE, "
+                    + "not " + files.size() + "; give them one at a time (only nccl-log reads several)");
+        }
+        Path file = files.get(0);
         boolean failed = false;
         switch (format) {
             case NVIDIA_SMI_TOPO -> {
-                SmiTopoMatrix m = SmiTopoMatrix.parse(lines(), file.toString());
+                SmiTopoMatrix m = SmiTopoMatrix.parse(lines(file), file.toString());
                 out.print(json ? Json.write(m) : ParsedText.smiTopo(m, file.toString()));
             }
             case PERFTEST -> {
-                PerftestOutput p = PerftestOutput.parse(lines(), file.toString());
+                PerftestOutput p = PerftestOutput.parse(lines(file), file.toString());
                 out.print(json ? Json.write(p) : ParsedText.perftest(p, file.toString()));
                 failed = !p.errors().isEmpty();
             }
@@ -70,20 +92,40 @@ final class ParseCommand implements Callable<Integer> {
                 out.print(json ? Json.write(r) : ParsedText.ncclTests(r, file.toString()));
                 failed = !r.failures().isEmpty();
             }
-            case NCCL_LOG -> {
-                if (!Files.isRegularFile(file)) {
-                    throw new InputException("parse " + file + ": no such file");
-                }
-                NcclLog log = NcclLog.parse(file);
-                out.print(json ? Json.write(log) : ParsedText.ncclLog(log, file.toString()));
-                failed = !log.ibErrors().isEmpty() || !log.watchdogTimeouts().isEmpty();
-            }
+            default -> throw new IllegalStateException(format.name());
         }
         out.flush();
         return failed ? 1 : 0;
     }
 
-    private java.util.List<String> lines() {
+    /** One file (or standard input) as before; several files or a folder as a set. Returns whether a failure was read. */
+    private boolean ncclLog(PrintWriter out) {
+        Path first = files.get(0);
+        if (files.size() == 1 && TopoSources.STDIN.equals(first.toString())) {
+            NcclLog log;
+            try {
+                log = NcclLog.parse(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8), 256 << 10), "standard input");
+            } catch (IOException e) {
+                throw new InputException("parse nccl-log -: cannot read standard input (" + e.getMessage() + ")", e);
+            }
+            out.print(json ? Json.write(log) : ParsedText.ncclLog(log, "standard input"));
+            return failed(log);
+        }
+        if (files.size() == 1 && Files.isRegularFile(first)) {
+            NcclLog log = NcclLog.parse(first);
+            out.print(json ? Json.write(log) : ParsedText.ncclLog(log, first.toString()));
+            return failed(log);
+        }
+        NcclLogSet set = NcclLogSet.read(files);
+        out.print(json ? Json.write(set) : ParsedText.ncclLogSet(set));
+        return set.logs().values().stream().anyMatch(ParseCommand::failed);
+    }
+
+    private static boolean failed(NcclLog log) {
+        return !log.ibErrors().isEmpty() || !log.watchdogTimeouts().isEmpty();
+    }
+
+    private static List<String> lines(Path file) {
         return TopoSources.read(file, "parse").lines().toList();
     }
 

@@ -408,10 +408,7 @@ final class RunCommand implements Callable<Integer> {
         }
         s.append("  NCCL logs: ").append(r.logsNote()).append('\n');
         r.ncclLogs().forEach((file, log) -> {
-            s.append("    ").append(file).append(": NCCL ").append(log.versions().isEmpty() ? "?" : String.join(", ", log.versions()));
-            log.networks().stream().filter(n -> n.startsWith("Using network")).findFirst().ifPresent(n -> s.append(", ").append(n));
-            log.transports().forEach((t, n) -> s.append(", ").append(n).append(" via ").append(t));
-            s.append('\n');
+            s.append("    ").append(file).append(": ").append(ParsedText.ncclLogSummary(log)).append('\n');
             log.ibErrors().forEach(e -> s.append("FAILED: ").append(file).append(": IB completion error status ").append(e.status())
                     .append(" (").append(e.statusName()).append(")\n"));
         });

@@ -51,11 +51,22 @@ final class TopoSources {
         return ImportedSnapshot.of(text.devices(), Map.of(), source, argv, toolVersion, now);
     }
 
+    /**
+     * A text file, or standard input for "-", as UTF-8; bytes that are not UTF-8 (a log cut in the middle of a
+     * character, terminal escapes) become U+FFFD instead of failing the whole read.
+     */
     static String read(Path file, String flag) {
+        if (Files.isDirectory(file)) {
+            throw new InputException(flag + " " + file + ": is a folder; give a file");
+        }
         try {
-            return Files.readString(file, StandardCharsets.UTF_8);
+            byte[] bytes = STDIN.equals(file.toString()) ? System.in.readAllBytes() : Files.readAllBytes(file);
+            return new String(bytes, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new InputException(flag + " " + file + ": cannot read (" + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage()) + ")");
         }
     }
+
+    /** The file name that means standard input. */
+    static final String STDIN = "-";
 }

@@ -446,6 +446,11 @@ class CliTest {
                 "--ranks", "24", "--json").out());
         assertThat(doc.get("chunkBytesAligned").asBoolean()).isTrue();
         assertThat(run("align", "--collective", "alltoall", "--dtype", "float", "--ranks", "3").code()).as("count or shape needed").isEqualTo(2);
+        for (String shape : new String[] {"3x-1", "-3x-1", "3x", "3xq"}) {
+            Run badShape = run("align", "--collective", "alltoall", "--dtype", "float", "--shape", shape, "--ranks", "3");
+            assertThat(badShape.code()).as("--shape %s", shape).isEqualTo(2);
+            assertThat(badShape.err()).as("the message names the shape as given").contains("--shape " + shape + ":");
+        }
         assertThat(run("align", "--collective", "gather", "--dtype", "float", "--count", "8", "--ranks", "2").err())
                 .contains("unknown collective 'gather'");
     }
@@ -485,6 +490,46 @@ class CliTest {
         Run no = run("parse", "nccl-log", text.toString());
         assertThat(no.code()).isEqualTo(2);
         assertThat(no.err().strip()).doesNotContain("\n").contains("not an NCCL debug log");
+    }
+
+    @Test
+    void parseNcclLogReadsAFolderOfPerProcessLogsAndStandardInput() throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("job-logs"));
+        Files.copy(Path.of(collectivesFixture("nccl-log-vllm-ray-2.21.5-ib-gdrdma.txt")), dir.resolve("nccl.node01.11.log"));
+        Files.copy(Path.of(collectivesFixture("nccl-log-rtx5090-2.29.7-single-gpu-socket.txt")), dir.resolve("nccl.node02.22.log"));
+        Files.writeString(dir.resolve("stdout.txt"), "epoch 1\n");
+        Run folder = run("parse", "nccl-log", dir.toString());
+        assertThat(folder.code()).as("no completion error, no timeout: differences are reported, not failed").isZero();
+        assertThat(folder.out()).startsWith("NCCL logs: 2 files, ")
+                .contains("nccl.node01.11.log: NCCL 2.21.5, Using network IB, 4 via NET/IB/0/GDRDMA")
+                .contains("stdout.txt: skipped, no NCCL lines")
+                .contains("DIFFERS: the network NCCL chose differs: IB in " + dir.resolve("nccl.node01.11.log") + "; Socket in "
+                        + dir.resolve("nccl.node02.22.log"));
+        Files.copy(Path.of(collectivesFixture("nccl-log-roce-2node-completion-error-status4.txt")), dir.resolve("nccl.node03.33.log"));
+        Run failed = run("parse", "nccl-log", dir.toString(), "--json");
+        assertThat(failed.code()).as("a completion error in one file fails the set").isEqualTo(1);
+        JsonNode doc = Json.mapper().readTree(failed.out());
+        assertThat(doc.path("logs").path(dir.resolve("nccl.node03.33.log").toString()).path("ibErrors").get(0).path("status").asInt())
+                .isEqualTo(4);
+        assertThat(doc.path("differences").size()).isEqualTo(2);
+
+        java.io.InputStream stdin = System.in;
+        try {
+            System.setIn(Files.newInputStream(Path.of(collectivesFixture("nccl-log-vllm-ray-2.21.5-ib-gdrdma.txt"))));
+            Run piped = run("parse", "nccl-log", "-");
+            assertThat(piped.code()).isZero();
+            assertThat(piped.out()).startsWith("NCCL log standard input: ").contains("channels via NET/IB/0/GDRDMA: 4");
+        } finally {
+            System.setIn(stdin);
+        }
+        Run two = run("parse", "nccl-tests", collectivesFixture("nccl-tests-a10g-single-rank-old.txt"),
+                collectivesFixture("nccl-tests-a10g-single-rank-old.txt"));
+        assertThat(two.code()).isEqualTo(2);
+        assertThat(two.err().strip()).isEqualTo("nccl-doctor: parse nccl-tests reads one FILE, not 2; give them one at a time "
+                + "(only nccl-log reads several)");
+        Run folderAsTable = run("parse", "nccl-tests", dir.toString());
+        assertThat(folderAsTable.code()).isEqualTo(2);
+        assertThat(folderAsTable.err()).contains("is a folder; give a file");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.nccldoctor.reports;
 
 import io.nccldoctor.collectives.parse.NcclLog;
+import io.nccldoctor.collectives.parse.NcclLogSet;
 import io.nccldoctor.collectives.parse.NcclTestsOutput;
 import io.nccldoctor.gdr.PerftestOutput;
 import io.nccldoctor.pcie.NcclPathTypes;
@@ -101,6 +102,41 @@ public final class ParsedText {
             }
         }
         log.watchdogTimeouts().forEach(w -> out.append("  watchdog: ").append(w).append('\n'));
+        return out.toString();
+    }
+
+    /** One log in a line: "NCCL 2.27.5, Using network IB, 32 via NET/IB/0/GDRDMA". */
+    public static String ncclLogSummary(NcclLog log) {
+        StringBuilder s = new StringBuilder("NCCL ").append(log.versions().isEmpty() ? "?" : String.join(", ", log.versions()));
+        log.networks().stream().filter(n -> n.startsWith("Using network")).findFirst().ifPresent(n -> s.append(", ").append(n));
+        log.transports().forEach((t, n) -> s.append(", ").append(n).append(" via ").append(t));
+        return s.toString();
+    }
+
+    /**
+     * Several logs: the totals, a line per file (version, network, channels, warnings), what differs between them, and
+     * each file's IB completion errors and watchdog timeouts under its name.
+     */
+    public static String ncclLogSet(NcclLogSet set) {
+        long lines = set.logs().values().stream().mapToLong(NcclLog::lines).sum();
+        long nccl = set.logs().values().stream().mapToLong(NcclLog::ncclLines).sum();
+        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "NCCL logs: %d files, %,d lines, %,d from NCCL%n",
+                set.logs().size(), lines, nccl));
+        set.logs().forEach((file, log) -> out.append("  ").append(file).append(": ").append(ncclLogSummary(log)).append(", ")
+                .append(log.warnings()).append(log.warnings() == 1 ? " warning" : " warnings").append('\n'));
+        set.skipped().forEach((file, why) -> out.append("  ").append(file).append(": skipped, ").append(why).append('\n'));
+        set.differences().forEach(d -> out.append("DIFFERS: ").append(d).append('\n'));
+        set.logs().forEach((file, log) -> {
+            for (NcclLog.IbError e : log.ibErrors()) {
+                out.append("FAILED: ").append(file).append(": IB completion error status ").append(e.status()).append(" (")
+                        .append(e.statusName()).append("), vendor err ").append(e.vendorErr().map(String::valueOf).orElse("not on the line"))
+                        .append('\n');
+                if (!e.meaning().isEmpty()) {
+                    out.append("    ").append(e.meaning()).append('\n');
+                }
+            }
+            log.watchdogTimeouts().forEach(w -> out.append("FAILED: ").append(file).append(": watchdog: ").append(w).append('\n'));
+        });
         return out.toString();
     }
 

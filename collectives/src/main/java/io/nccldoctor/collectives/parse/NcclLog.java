@@ -81,10 +81,31 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
      * lines that hold "NCCL" are looked at, the per-operation lines (the bulk of a COLL log) are counted from their
      * first bytes, and only the lines this parser reads become strings of their own (decoded as UTF-8). A
      * multi-gigabyte log never sits in memory. A large file is cut at line starts into one range per core (at most
-     * 4), read in parallel, and the results joined in file order: the same answer as one pass.
+     * 4), read in parallel, and the results joined in file order: the same answer as one pass. A file whose name ends
+     * in .gz is decompressed as it is read, line by line.
+     *
+     * @throws InputException when the file cannot be read, or holds no NCCL line
      */
     public static NcclLog parse(Path file) {
-        return parse(file, Math.min(4, Runtime.getRuntime().availableProcessors()), 64L << 20);
+        return scan(file).finish(file.toString());
+    }
+
+    /** The same, but empty for a file without NCCL lines (a process that never initialised NCCL). */
+    public static java.util.Optional<NcclLog> parseIfNccl(Path file) {
+        Builder b = scan(file);
+        return b.isNccl() ? java.util.Optional.of(b.build()) : java.util.Optional.empty();
+    }
+
+    private static Builder scan(Path file) {
+        if (!file.getFileName().toString().endsWith(".gz")) {
+            return scan(file, Math.min(4, Runtime.getRuntime().availableProcessors()), 64L << 20, SEGMENT);
+        }
+        try (BufferedReader in = new BufferedReader(new java.io.InputStreamReader(
+                new java.util.zip.GZIPInputStream(Files.newInputStream(file), 64 << 10), StandardCharsets.UTF_8), 256 << 10)) {
+            return lines(in);
+        } catch (IOException e) {
+            throw new InputException(file + ": cannot read (" + e.getMessage() + ")", e);
+        }
     }
 
     /** @param minRangeBytes below this many bytes per range, fewer ranges are used */
@@ -100,6 +121,10 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
 
     /** @param segment the bytes read at once (small in tests, to cross block ends often) */
     static NcclLog parse(Path file, int threads, long minRangeBytes, int segment) {
+        return scan(file, threads, minRangeBytes, segment).finish(file.toString());
+    }
+
+    private static Builder scan(Path file, int threads, long minRangeBytes, int segment) {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = ch.size();
             int parts = (int) Math.max(1, Math.min(threads, size / Math.max(1, minRangeBytes)));
@@ -135,7 +160,7 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
             for (int k = 1; k < parts; k++) {
                 builders[0].absorb(builders[k]);
             }
-            return builders[0].finish(file.toString());
+            return builders[0];
         } catch (IOException e) {
             throw new InputException(file + ": cannot read (" + e.getMessage() + ")", e);
         } catch (InterruptedException e) {
@@ -213,13 +238,18 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
         }
     }
 
+    /** A log read line by line (standard input, a decompressed file). */
     public static NcclLog parse(BufferedReader in, String source) throws IOException {
+        return lines(in).finish(source);
+    }
+
+    private static Builder lines(BufferedReader in) throws IOException {
         Builder b = new Builder(false);
         for (String line = in.readLine(); line != null; line = in.readLine()) {
             b.lines++;
             b.accept(line);
         }
-        return b.finish(source);
+        return b;
     }
 
     private static final class Builder {
@@ -495,8 +525,12 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
             return -1;
         }
 
+        boolean isNccl() {
+            return ncclLines > 0 || !watchdog.isEmpty();
+        }
+
         NcclLog finish(String source) {
-            if (ncclLines == 0 && watchdog.isEmpty()) {
+            if (!isNccl()) {
                 throw new InputException(source + ": not an NCCL debug log (no 'NCCL INFO' or 'NCCL WARN' line, no watchdog "
                         + "timeout); run with NCCL_DEBUG=INFO (NCCL_DEBUG_FILE=path.%h.%p writes one file per process)");
             }
