@@ -36,7 +36,9 @@ import picocli.CommandLine.Model.CommandSpec;
         footer = {"", "FILE '-' reads standard input. nccl-log also reads several files, or a folder of them (the one file per "
                 + "process that NCCL_DEBUG_FILE=dir/nccl.%%h.%%p.log writes), or a .gz file; several files get a line each and "
                 + "what differs between them where the processes of one job should agree: the NCCL version, the network "
-                + "chosen (one process on sockets slows the whole job), GPUDirect RDMA on the network channels.",
+                + "chosen (one process on sockets slows the whole job), GPUDirect RDMA on the network channels. One file with "
+                + "many processes (a job's combined output) is compared process by process (host:pid from NCCL's line prefix). "
+                + "DIFFERS lines do not change the exit code.",
             "", "Exit codes: 0 when the text parsed and records no failure; 1 when it records one (nccl-tests: wrong "
                 + "elements, 'Out of bounds values : N FAILED', or an average below NCCL_TESTS_MIN_BW; nccl-log: IB completion errors or watchdog timeouts; "
                 + "perftest: errors); 2 when it is not the format named.",

@@ -83,6 +83,9 @@ public final class ParsedText {
         String version = log.versions().stream().findFirst().orElse(NcclPathTypes.NEWEST);
         StringBuilder out = new StringBuilder("NCCL log " + file + ": " + log.lines() + " lines, " + log.ncclLines() + " from NCCL; versions "
                 + (log.versions().isEmpty() ? "not in the log (distances decoded as " + version + ")" : String.join(", ", log.versions())) + "\n");
+        if (log.processes().size() > 1) {
+            out.append("  processes: ").append(log.processes().size()).append(" (host:pid from the lines' prefix)\n");
+        }
         log.networks().forEach(n -> out.append("  network: ").append(n).append('\n'));
         log.transports().forEach((t, n) -> out.append("  channels via ").append(t).append(": ").append(n).append('\n'));
         log.communicatorSizes().forEach((n, c) -> out.append("  communicators of ").append(n).append(" ranks initialised: ").append(c).append('\n'));
@@ -102,6 +105,7 @@ public final class ParsedText {
             }
         }
         log.watchdogTimeouts().forEach(w -> out.append("  watchdog: ").append(w).append('\n'));
+        log.differences().forEach(d -> out.append("DIFFERS between processes: ").append(d).append('\n'));
         return out.toString();
     }
 
@@ -126,6 +130,8 @@ public final class ParsedText {
                 .append(log.warnings()).append(log.warnings() == 1 ? " warning" : " warnings").append('\n'));
         set.skipped().forEach((file, why) -> out.append("  ").append(file).append(": skipped, ").append(why).append('\n'));
         set.differences().forEach(d -> out.append("DIFFERS: ").append(d).append('\n'));
+        set.logs().forEach((file, log) -> log.differences().forEach(d -> out.append("DIFFERS between the processes in ").append(file)
+                .append(": ").append(d).append('\n')));
         set.logs().forEach((file, log) -> {
             for (NcclLog.IbError e : log.ibErrors()) {
                 out.append("FAILED: ").append(file).append(": IB completion error status ").append(e.status()).append(" (")

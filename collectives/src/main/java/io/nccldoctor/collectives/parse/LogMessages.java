@@ -140,6 +140,29 @@ final class LogMessages {
         return Optional.empty();
     }
 
+    /**
+     * "node01:4242" from "node01:4242:4300 [0] NCCL INFO …": the host and pid of NCCL's prefix (host:pid:tid
+     * [cudaDev]), wherever a launcher's own prefix put it ("[1,0]<stdout>:node01:…", "0: node01:…",
+     * "(RayWorkerWrapper pid=…) node01:…"); empty when the text before {@code nccl} does not end that way.
+     */
+    static Optional<String> process(String line, int nccl) {
+        if (nccl < 8 || line.charAt(nccl - 1) != ' ' || line.charAt(nccl - 2) != ']') {
+            return Optional.empty();
+        }
+        int open = line.lastIndexOf('[', nccl - 3);
+        if (open < 6 || line.charAt(open - 1) != ' ') {
+            return Optional.empty();
+        }
+        int start = line.lastIndexOf(' ', open - 2) + 1; // host:pid:tid is [start, open - 1)
+        int tid = line.lastIndexOf(':', open - 2);
+        int pid = tid > start ? line.lastIndexOf(':', tid - 1) : -1;
+        if (pid <= start || pid + 1 >= tid || tid + 1 >= open - 1) {
+            return Optional.empty();
+        }
+        int host = Math.max(start, line.lastIndexOf(':', pid - 1) + 1);
+        return host < pid ? Optional.of(line.substring(host, tid)) : Optional.empty();
+    }
+
     /** Where {@code $} matches without MULTILINE: the end, or before a line terminator that ends the input. */
     private static boolean atEnd(String line, int at) {
         int n = line.length();

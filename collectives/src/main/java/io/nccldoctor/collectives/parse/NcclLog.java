@@ -15,8 +15,10 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -25,11 +27,37 @@ import java.util.regex.Pattern;
  * the network chosen (NET/IB devices, NET/Socket, NET/OFI, plugins), channel connections by transport
  * (NET/IB/…/GDRDMA, P2P/IPC, P2P/CUMEM, SHM …), GPUDirect RDMA decisions with their distances (raw: they are decoded
  * with the version, reference/nccl-internals.md §3), communicators, algorithm/protocol choices, WARN lines with IB
- * completion status and vendor error, and PyTorch watchdog timeouts. Keeps counts and the first few examples.
+ * completion status and vendor error, and PyTorch watchdog timeouts. Keeps counts and the first few examples. A log
+ * that holds several processes (a job's combined output: NCCL prefixes each line with host:pid:tid) keeps, per
+ * process, what the processes of one job should agree on, and says where they do not ({@link Agreement}).
+ *
+ * @param processes   per process ("node01:4242", from the lines' prefix), in the order they first appear
+ * @param differences where the processes disagree (none for a one-process log)
  */
 public record NcclLog(long lines, long ncclLines, Set<String> versions, List<String> networks, Map<String, Long> transports,
                       List<GdrLine> gdr, Map<Integer, Long> communicatorSizes, Map<String, Long> algorithms,
-                      long warnings, List<String> firstWarnings, List<IbError> ibErrors, List<String> watchdogTimeouts) {
+                      long warnings, List<String> firstWarnings, List<IbError> ibErrors, List<String> watchdogTimeouts,
+                      Map<String, Process> processes, List<String> differences) {
+
+    /**
+     * What one process logged that the processes of a job should agree on.
+     *
+     * @param versions      the NCCL versions ("2.27.5")
+     * @param networks      the networks NCCL chose ("IB" from "Using network IB")
+     * @param netTransports its network channels' transports ("NET/IB/0/GDRDMA")
+     */
+    public record Process(Set<String> versions, Set<String> networks, Set<String> netTransports) {
+    }
+
+    /** This log's values as one unit, to compare with other files. */
+    Agreement.Facts facts() {
+        Set<String> chosen = new java.util.TreeSet<>();
+        processes.values().forEach(p -> chosen.addAll(p.networks()));
+        if (chosen.isEmpty()) { // lines without NCCL's host:pid:tid prefix
+            networks.stream().filter(n -> n.startsWith("Using network ")).forEach(n -> chosen.add(n.substring(14).strip()));
+        }
+        return Agreement.Facts.of(versions, chosen, transports.keySet());
+    }
 
     /** "GPU Direct RDMA Disabled for GPU 18000 / HCA 0 (distance 8 > 5)": enabled, the GPU and HCA as printed, raw numbers. */
     public record GdrLine(boolean enabled, String gpu, String hca, int distance, int threshold, String line) {
@@ -268,13 +296,58 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
         final List<String> firstWarnings = new ArrayList<>();
         final List<IbError> ibErrors = new ArrayList<>();
         final List<String> watchdog = new ArrayList<>();
+        /** Per process ("node01:4242"), in the order they first appear. */
+        final Map<String, ProcessFacts> processes = new LinkedHashMap<>();
+
+        /** What one process logged that the processes of a job should agree on. */
+        private static final class ProcessFacts {
+            final Set<String> versions = new LinkedHashSet<>();
+            final Set<String> networks = new LinkedHashSet<>();
+            final Set<String> netTransports = new TreeSet<>();
+            /** Network transports of channel lines read from bytes: indices into the builder's transportKeys. */
+            final java.util.BitSet netKeys = new java.util.BitSet();
+
+            void addAll(ProcessFacts o) {
+                versions.addAll(o.versions);
+                networks.addAll(o.networks);
+                netTransports.addAll(o.netTransports);
+            }
+
+            Process build() {
+                return new Process(java.util.Collections.unmodifiableSet(versions), java.util.Collections.unmodifiableSet(networks),
+                        java.util.Collections.unmodifiableSet(netTransports));
+            }
+        }
+
+        /** The process of a line whose first "NCCL " is at {@code nccl}; empty without NCCL's host:pid:tid prefix. */
+        private Optional<ProcessFacts> process(String line, int nccl) {
+            return LogMessages.process(line, nccl).map(k -> processes.computeIfAbsent(text(k), x -> new ProcessFacts()));
+        }
+
+        /** The prefix of the last channel line read from bytes, and its process: consecutive lines mostly share it. */
+        private byte[] lastPrefix = new byte[0];
+        private Optional<ProcessFacts> lastProcess = Optional.empty();
+
+        private Optional<ProcessFacts> process(ByteBuffer buf, int start, int nccl) {
+            if (nccl - start != lastPrefix.length || !regionMatches(buf, nccl, start, lastPrefix)) {
+                lastPrefix = new byte[nccl - start];
+                buf.get(start, lastPrefix);
+                lastProcess = process(new String(lastPrefix, StandardCharsets.ISO_8859_1), lastPrefix.length);
+            }
+            return lastProcess;
+        }
 
         Builder(boolean latin1) {
             this.latin1 = latin1;
         }
 
         private String kept(String line) {
-            return (latin1 ? new String(line.getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8) : line).strip();
+            return text(line).strip();
+        }
+
+        /** Text as written: lines read from bytes are Latin-1 views of UTF-8. */
+        private String text(String s) {
+            return latin1 ? new String(s.getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8) : s;
         }
 
         private static final long COLONS = 0x3A3A3A3A3A3A3A3AL;
@@ -440,7 +513,10 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
                         while (to < end && !space(buf.get(to))) {
                             to++;
                         }
-                        transport(buf, from, to);
+                        int k = transport(buf, from, to);
+                        if (k >= 0 && isNet(transportKeys.get(k))) {
+                            process(buf, start, at).ifPresent(p -> p.netKeys.set(k));
+                        }
                     }
                     ncclLines++;
                     return true;
@@ -475,16 +551,17 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
         private final List<byte[]> transportKeys = new ArrayList<>();
         private long[] transportCounts = new long[8];
 
-        private void transport(ByteBuffer buf, int from, int to) {
+        /** Counts the transport in buf[from, to); returns its index in transportKeys, -1 for an empty one. */
+        private int transport(ByteBuffer buf, int from, int to) {
             if (to <= from) {
-                return;
+                return -1;
             }
             int n = to - from;
             for (int k = 0; k < transportKeys.size(); k++) {
                 byte[] key = transportKeys.get(k);
                 if (key.length == n && regionMatches(buf, to, from, key)) {
                     transportCounts[k]++;
-                    return;
+                    return k;
                 }
             }
             byte[] key = new byte[n];
@@ -494,6 +571,11 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
             }
             transportCounts[transportKeys.size()] = 1;
             transportKeys.add(key);
+            return transportKeys.size() - 1;
+        }
+
+        private static boolean isNet(byte[] transport) {
+            return transport.length > 4 && transport[0] == 'N' && transport[1] == 'E' && transport[2] == 'T' && transport[3] == '/';
         }
 
         private static int lineEnd(ByteBuffer buf, int len, int from) {
@@ -555,7 +637,7 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
                 }
                 if (line.startsWith("Channel ", first + 10)) {
                     ncclLines++;
-                    channel(line, line.indexOf(" via ", first + 18));
+                    channel(line, first, line.indexOf(" via ", first + 18));
                     return;
                 }
             }
@@ -573,21 +655,28 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
                 warning(line);
             } else if (line.startsWith("NCCL INFO", first)) {
                 ncclLines++;
-                info(line, first + "NCCL INFO ".length());
+                info(line, first);
             } else if (line.startsWith("NCCL version", first)) { // the banner NCCL prints without INFO
-                version(line);
+                version(line, first);
             }
         }
 
-        /** The transport of a channel line: the word after " via " (at {@code via}, -1 when there is none). */
-        private void channel(String line, int via) {
+        /**
+         * The transport of a channel line: the word after " via " (at {@code via}, -1 when there is none); a network one
+         * is noted for the line's process ("NCCL " at {@code first}).
+         */
+        private void channel(String line, int first, int via) {
             int from = via + 5;
             int to = from;
             while (via > 0 && to < line.length() && !space(line.charAt(to))) {
                 to++;
             }
             if (to > from) {
-                transports.merge(line.substring(from, to), 1L, Long::sum);
+                String transport = line.substring(from, to);
+                transports.merge(transport, 1L, Long::sum);
+                if (transport.startsWith("NET/") && transport.length() > 4) {
+                    process(line, first).ifPresent(p -> p.netTransports.add(transport));
+                }
             }
         }
 
@@ -606,29 +695,33 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
             }
         }
 
-        /** An INFO message that starts at {@code msg}. */
-        private void info(String line, int msg) {
+        /** An INFO message: "NCCL INFO " at {@code first}. */
+        private void info(String line, int first) {
+            int msg = first + "NCCL INFO ".length();
             if (line.indexOf(": opCount", msg) > 0) {
                 return; // a per-operation line: the bulk of a COLL log, nothing in it for this parser
             }
             int via = line.indexOf(" via ", msg);
             if (line.startsWith("Channel", msg) || via > 0) {
-                channel(line, via);
+                channel(line, first, via);
             } else if (line.indexOf("NCCL version", msg) >= 0) {
-                version(line);
+                version(line, first);
             } else if (line.indexOf("GPU Direct RDMA", msg) >= 0) {
                 gdr(line);
             } else if (line.indexOf("Init COMPLETE", msg) >= 0) {
                 communicator(line);
             } else if (line.indexOf("NET/", msg) >= 0 || line.indexOf("Using network", msg) >= 0) {
-                network(line);
+                network(line, first);
             } else if (line.indexOf("lgo", msg) >= 0) {
                 algorithm(line);
             }
         }
 
-        private void version(String line) {
-            LogMessages.version(line).ifPresent(versions::add);
+        private void version(String line, int first) {
+            LogMessages.version(line).ifPresent(v -> {
+                versions.add(v);
+                process(line, first).ifPresent(p -> p.versions.add(v));
+            });
         }
 
         private void gdr(String line) {
@@ -643,11 +736,14 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
             LogMessages.communicatorSize(line).ifPresent(n -> comms.merge(n, 1L, Long::sum));
         }
 
-        private void network(String line) {
+        private void network(String line, int first) {
             LogMessages.network(line).ifPresent(said -> {
                 String net = kept(said.contains("[repeated ") ? RAY_REPEATED.matcher(said).replaceFirst("") : said);
                 if (networks.size() < KEEP && !networks.contains(net)) {
                     networks.add(net);
+                }
+                if (net.startsWith("Using network ")) {
+                    process(line, first).ifPresent(p -> p.networks.add(net.substring("Using network ".length()).strip()));
                 }
             });
         }
@@ -661,6 +757,10 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
 
         /** Moves the transports counted from bytes into the map. */
         private void foldTransports() {
+            for (ProcessFacts p : processes.values()) {
+                p.netKeys.stream().forEach(k -> p.netTransports.add(new String(transportKeys.get(k), StandardCharsets.ISO_8859_1)));
+                p.netKeys.clear();
+            }
             for (int k = 0; k < transportKeys.size(); k++) {
                 transports.merge(new String(transportKeys.get(k), StandardCharsets.ISO_8859_1), transportCounts[k], Long::sum);
             }
@@ -692,12 +792,19 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
             firstWarnings.addAll(o.firstWarnings.subList(0, Math.min(o.firstWarnings.size(), KEEP - firstWarnings.size())));
             ibErrors.addAll(o.ibErrors.subList(0, Math.min(o.ibErrors.size(), KEEP - ibErrors.size())));
             watchdog.addAll(o.watchdog.subList(0, Math.min(o.watchdog.size(), KEEP - watchdog.size())));
+            o.processes.forEach((key, p) -> processes.computeIfAbsent(key, k -> new ProcessFacts()).addAll(p));
         }
 
         NcclLog build() {
             foldTransports();
+            Map<String, Process> byProcess = new LinkedHashMap<>();
+            Map<String, Agreement.Facts> facts = new LinkedHashMap<>();
+            processes.forEach((key, p) -> {
+                byProcess.put(key, p.build());
+                facts.put(key, Agreement.Facts.of(p.versions, p.networks, p.netTransports));
+            });
             return new NcclLog(lines, ncclLines, versions, networks, transports, gdr, comms, algorithms, warnings, firstWarnings,
-                    ibErrors, watchdog);
+                    ibErrors, watchdog, java.util.Collections.unmodifiableMap(byProcess), Agreement.differences(facts, "processes"));
         }
     }
 }

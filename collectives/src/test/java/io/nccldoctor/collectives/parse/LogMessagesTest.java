@@ -42,6 +42,22 @@ class LogMessagesTest {
                 .isEmpty();
     }
 
+    @Test
+    void processFromTheLinePrefixWhereverALauncherPutIt() {
+        String[][] cases = {
+            {"node01:4242:4300 [0] NCCL INFO x", "node01:4242"},
+            {"[1,0]<stdout>:node01:4242:4300 [7] NCCL INFO x", "node01:4242"},
+            {"0: node01:4242:4300 [0] NCCL INFO x", "node01:4242"},
+            {"(RayWorkerWrapper pid=660) deepseek-v2-5-0:660:660 [6] NCCL INFO x", "deepseek-v2-5-0:660"},
+            {"2024-05-01T10:00:00 gpu-a:1:2 [0] NCCL INFO x", "gpu-a:1"},
+            {"NCCL INFO x", ""}, {"x NCCL INFO x", ""}, {"node01:4242 [0] NCCL INFO x", ""}, {":4242:4300 [0] NCCL INFO x", ""},
+            {"a::4300 [0] NCCL INFO x", ""}, {"a:b:c[0] NCCL INFO x", ""}, {"a:1:2 [0]NCCL INFO x", ""}, {"a:1: [0] NCCL INFO x", ""}};
+        for (String[] c : cases) {
+            int nccl = c[0].indexOf("NCCL ");
+            assertThat(LogMessages.process(c[0], nccl).orElse("")).as("process of [%s]", c[0]).isEqualTo(c[1]);
+        }
+    }
+
     /**
      * Valid lines of each kind cut into tokens, then mutated (a token replaced, dropped or doubled, a piece inserted)
      * with the pieces where the readers could go wrong: the literal heads cut short, digits and dots, every kind of white

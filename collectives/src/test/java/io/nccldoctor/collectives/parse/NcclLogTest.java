@@ -37,6 +37,47 @@ class NcclLogTest {
         assertThat(log.networks()).anyMatch(n -> n.contains("Loaded collnet plugin SHARP"));
         assertThat(log.ibErrors()).isEmpty();
         assertThat(log.lines()).isEqualTo(160);
+        assertThat(log.processes()).as("8 ranks on lccn09, 8 on lccn19, one process each").hasSize(16)
+                .containsKeys("lccn09:2520136", "lccn19:2471270");
+        assertThat(log.processes().values()).allSatisfy(p -> assertThat(p.versions()).containsExactly("2.26.2"));
+        assertThat(log.processes().get("lccn09:2520148").networks()).containsExactly("NCCL RDMA Plugin v8");
+        assertThat(log.differences()).as("one version, and the one process that logged its network").isEmpty();
+    }
+
+    /** A job's combined output (every rank's lines in one file): the one process on sockets is named. */
+    @Test
+    void theProcessThatFellBackToSocketsInACombinedLog(@TempDir Path dir) throws IOException {
+        StringBuilder text = new StringBuilder();
+        for (int rank = 0; rank < 4; rank++) {
+            String p = (rank == 2 ? "[1,2]<stdout>:" : "") + "node0" + rank + ":42" + rank + ":43" + rank + " [0] NCCL INFO ";
+            text.append(p).append("NCCL version 2.27.5+cuda12.9\n");
+            text.append(p).append(rank == 2 ? "Using network Socket\n" : "Using network IB\n");
+            for (int c = 0; c < 3; c++) {
+                text.append(p).append("Channel 0").append(c).append("/0 : 0[0] -> 1[1] [send] via ")
+                        .append(rank == 2 ? "NET/Socket/0" : "NET/IB/0/GDRDMA").append('\n');
+            }
+        }
+        for (int op = 0; op < 50; op++) {
+            text.append("node01:421:431 [0] NCCL INFO AllReduce: opCount ").append(op).append(" sendbuff 0x7f12a0000000 recvbuff "
+                    + "0x7f12a0000000 count 262144 datatype 7 op 0 root 0 comm 0x5566 [nranks=4] stream 0x55aa\n");
+        }
+        Path file = dir.resolve("job.out");
+        Files.writeString(file, text);
+        NcclLog log = NcclLog.parse(file);
+        assertThat(log).as("block and line parsers agree").isEqualTo(NcclLog.parse(new BufferedReader(new StringReader(text.toString())),
+                file.toString()));
+        assertThat(log.processes()).containsOnlyKeys("node00:420", "node01:421", "node02:422", "node03:423");
+        assertThat(log.processes().get("node02:422").netTransports()).containsExactly("NET/Socket/0");
+        assertThat(log.differences()).containsExactly(
+                "the network NCCL chose differs: IB in 3 processes; Socket in node02:422. A process on sockets (NET/Socket) moves "
+                        + "every byte through the kernel's TCP stack and slows the whole job: NCCL_IB_DISABLE, NCCL_NET or an IB/RoCE "
+                        + "device that did not come up there",
+                "GPUDirect RDMA on the network channels differs: used in 3 processes; not used in node02:422. Without it the NIC "
+                        + "reads and writes host memory and each transfer is staged through a copy: nvidia-peermem or dma-buf "
+                        + "missing, NCCL_NET_GDR_LEVEL, or a GPU too far from its NIC (see the GDR lines)");
+        for (int threads : new int[] {2, 3}) {
+            assertThat(NcclLog.parse(file, threads, 1, 512)).as("%d ranges, 512-byte blocks", threads).isEqualTo(log);
+        }
     }
 
     @Test
@@ -158,7 +199,10 @@ class NcclLogTest {
             "NCCL INFO AllReduce: opCount 1f sendbuff 0x7f12a0000000 recvbuff 0x7f12a0000000 count 262144 datatype 7 op 0 root 0 "
                 + "comm 0x5566 [nranks=16] stream 0x55aa",
             "NCCL INFO Channel 02/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA NCCL INFO x NCCL WARN y",
-            "NCCL INFO GPU Direct RDMA Disabled for GPU 1 / HCA 0 (distance 8 > 5)"};
+            "NCCL INFO GPU Direct RDMA Disabled for GPU 1 / HCA 0 (distance 8 > 5)", "n1:11:12 [0] ", "n2:21:22 [1] ",
+            "[1,0]<stdout>:n3:31:32 [2] ", "n1:11:13 [3] NCCL INFO Channel 00/0 : 0 -> 1 via NET/IB/0/GDRDMA",
+            "n2:21:22 [1] NCCL INFO Using network Socket", "n1:11:12 [0] NCCL INFO Using network IB",
+            "n2:21:22 [1] NCCL INFO NCCL version 2.26.2+cuda12.4"};
         java.util.Random random = new java.util.Random(42);
         for (int round = 0; round < 600; round++) {
             StringBuilder text = new StringBuilder("h:1:1 [0] NCCL INFO NCCL version 2.27.5+cuda12.9\n");

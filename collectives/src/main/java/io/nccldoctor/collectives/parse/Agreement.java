@@ -1,0 +1,80 @@
+package io.nccldoctor.collectives.parse;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * What the processes of one job should agree on, and the lines that say where they do not: the NCCL version (two
+ * libraries in one job), the network NCCL chose (one process on sockets slows every collective), and whether the
+ * network channels use GPUDirect RDMA (one node without it stages every transfer through host memory). Each log looks
+ * healthy on its own; only the comparison shows the odd one.
+ */
+final class Agreement {
+
+    private Agreement() {
+    }
+
+    /** One process's or one file's values; empty where its log does not say (no version line, no network channel). */
+    record Facts(Optional<String> version, Optional<String> network, Optional<String> gdrOnNetwork) {
+
+        /**
+         * @param versions   the NCCL versions logged
+         * @param networks   the networks chosen ("IB" from "Using network IB")
+         * @param transports the channel transports ("NET/IB/0/GDRDMA", "P2P/IPC" …)
+         */
+        static Facts of(Collection<String> versions, Collection<String> networks, Collection<String> transports) {
+            List<String> net = transports.stream().filter(t -> t.startsWith("NET/")).toList();
+            return new Facts(join(versions), join(networks),
+                    net.isEmpty() ? Optional.empty() : Optional.of(net.stream().anyMatch(t -> t.contains("/GDRDMA")) ? "used" : "not used"));
+        }
+
+        private static Optional<String> join(Collection<String> values) {
+            return values.isEmpty() ? Optional.empty() : Optional.of(String.join(", ", values.stream().distinct().sorted().toList()));
+        }
+    }
+
+    /** @param noun what the units are, plural ("files", "processes") */
+    static List<String> differences(Map<String, Facts> units, String noun) {
+        List<String> lines = new ArrayList<>();
+        differs("the NCCL version", units, Facts::version, noun, "Processes of one job must load the same libnccl.so.2: check "
+                + "LD_LIBRARY_PATH and the Python environment there").ifPresent(lines::add);
+        differs("the network NCCL chose", units, Facts::network, noun, "A process on sockets (NET/Socket) moves every byte "
+                + "through the kernel's TCP stack and slows the whole job: NCCL_IB_DISABLE, NCCL_NET or an IB/RoCE device that "
+                + "did not come up there").ifPresent(lines::add);
+        differs("GPUDirect RDMA on the network channels", units, Facts::gdrOnNetwork, noun, "Without it the NIC reads and "
+                + "writes host memory and each transfer is staged through a copy: nvidia-peermem or dma-buf missing, "
+                + "NCCL_NET_GDR_LEVEL, or a GPU too far from its NIC (see the GDR lines)").ifPresent(lines::add);
+        return List.copyOf(lines);
+    }
+
+    /**
+     * One line when the units with a value do not all agree: the majority's value and count, then each other value
+     * with its units (the first five named).
+     */
+    private static Optional<String> differs(String what, Map<String, Facts> units, Function<Facts, Optional<String>> value,
+                                            String noun, String why) {
+        Map<String, List<String>> byValue = new LinkedHashMap<>();
+        units.forEach((name, facts) -> value.apply(facts).ifPresent(v -> byValue.computeIfAbsent(v, k -> new ArrayList<>()).add(name)));
+        if (byValue.size() < 2) {
+            return Optional.empty();
+        }
+        List<Map.Entry<String, List<String>>> groups = new ArrayList<>(byValue.entrySet());
+        groups.sort((a, b) -> Integer.compare(b.getValue().size(), a.getValue().size())); // stable: ties keep the order given
+        List<String> most = groups.get(0).getValue();
+        StringBuilder line = new StringBuilder(what + " differs: " + groups.get(0).getKey() + " in "
+                + (most.size() == 1 ? most.get(0) : most.size() + " " + noun));
+        for (Map.Entry<String, List<String>> g : groups.subList(1, groups.size())) {
+            List<String> names = g.getValue();
+            line.append("; ").append(g.getKey()).append(" in ").append(String.join(", ", names.subList(0, Math.min(5, names.size()))));
+            if (names.size() > 5) {
+                line.append(" and ").append(names.size() - 5).append(" more");
+            }
+        }
+        return Optional.of(line.append(". ").append(why).toString());
+    }
+}
