@@ -21,6 +21,7 @@ jopts=(--enable-native-access=ALL-UNNAMED)
   echo "tests exit: $?"
   echo "== nccl-doctor"
   for args in "--version" "preflight --quick" "topo --compare-nvidia-smi live" "gdr" "run --collective allreduce" \
+      "run --collective allgather -b 1M -e 16M --log-dir $out/nccl-logs" "parse nccl-log $out/nccl-logs" \
       "run --collective alltoall -b 1M -e 64M -a 3" "sweep quick -o $out/sweep-quick.jsonl --force" "report $out/sweep-quick.jsonl"; do
     echo "-- nccl-doctor $args"
     LD_LIBRARY_PATH="${nccl:+$nccl:}${LD_LIBRARY_PATH:-}" timeout 120 "$java" "${jopts[@]}" -jar .device/nccl-doctor.jar $args 2>&1
