@@ -40,7 +40,9 @@ public record NcclTestsOutput(Fact<String> testsVersion, Fact<String> ncclHeader
     /** Launcher prefixes: Ray/SkyPilot "(head, rank=0, pid=1) ", mpirun "[1,0]<stdout>:", srun --label "0: ". */
     private static final Pattern PREFIX = Pattern.compile("^(?:\\([^)]*\\)\\s*)?(?:\\[\\d+,\\d+\\]<std(?:out|err)>:|\\d+: )?");
     private static final Pattern BANNER = Pattern.compile("^NCCL version (\\d+\\.\\d+\\.\\d+)");
-    private static final Pattern VERSION = Pattern.compile("# nccl-tests version (\\S+) nccl-headers=(\\d+) nccl-library=(\\d+)");
+    /** "# nccl-tests version 2.18.2 nccl-headers=23007 nccl-library=23007"; 2.20 adds the git revision: "2.20.0 (b4d5bee)". */
+    private static final Pattern VERSION = Pattern.compile(
+            "# nccl-tests version (\\S+(?: \\([^)]*\\))?) nccl-headers=(\\d{1,9}) nccl-library=(\\d{1,9})");
     private static final Pattern TEST = Pattern.compile("# Collective test starting: (\\S+)");
     private static final Pattern DEVICE = Pattern.compile("^#\\s+Rank\\s+\\d+.*device\\s+\\d+.*$");
     private static final Pattern OOB = Pattern.compile("# Out of bounds values\\s*:\\s*(\\d+)\\s+(OK|FAILED)");

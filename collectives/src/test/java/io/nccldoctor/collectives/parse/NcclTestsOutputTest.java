@@ -82,6 +82,39 @@ class NcclTestsOutputTest {
         assertThat(out.avgBusBwGBps().get()).isEqualTo(14.9966);
     }
 
+    /**
+     * nccl-tests 2.20 prints its git revision in the version header and "unalign: N" in the parameters line (the header
+     * shape of a GB10 two-node run in NVIDIA/dgx-spark-playbooks pull request 103; the numbers here are made up).
+     */
+    @Test
+    void versionHeaderWithGitRevision() {
+        String text = String.join("\n",
+                "# nccl-tests version 2.20.0 (b4d5bee) nccl-headers=23102 nccl-library=23102",
+                "# Collective test starting: all_reduce_perf",
+                "# nThread 1 nGpus 1 minBytes 8192 maxBytes 16384 step: 2(factor) warmup iters: 10 iters: 100 agg iters: 1 "
+                        + "validation: 1 graph: 0 unalign: 0",
+                "#",
+                "# Using devices",
+                "#  Rank  0 Group  0 Pid 1000001 on node-a device  0 [000f:01:00] NVIDIA GB10",
+                "#  Rank  1 Group  0 Pid 1000002 on node-b device  0 [000f:01:00] NVIDIA GB10",
+                "#",
+                "#                                                              out-of-place                       in-place",
+                "#       size         count      type   redop    root     time   algbw   busbw  #wrong     time   algbw   busbw  #wrong",
+                "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)             (us)  (GB/s)  (GB/s)",
+                "        8192          2048     float     sum      -1    36.00    0.23    0.23       0    31.00    0.26    0.26       0",
+                "       16384          4096     float     sum      -1    32.00    0.51    0.51       0    31.50    0.52    0.52       0",
+                "# Out of bounds values : 0 OK",
+                "# Avg bus bandwidth    : 0.38 ");
+        NcclTestsOutput out = NcclTestsOutput.parse(text.lines().toList(), "gb10.txt");
+        assertThat(out.testsVersion().get()).isEqualTo("2.20.0 (b4d5bee)");
+        assertThat(out.ncclHeaders().get()).isEqualTo("2.31.2");
+        assertThat(out.ncclLibrary().get()).isEqualTo("2.31.2");
+        assertThat(out.devices()).hasSize(2);
+        assertThat(out.rows()).hasSize(2);
+        assertThat(row(out, 16384L).inPlace().get().timeUs()).isEqualTo(31.5);
+        assertThat(out.avgBusBwGBps().get()).isEqualTo(0.38);
+    }
+
     @Test
     void corruptedRunCountsWrongElementsAndHasNoFooter() throws IOException {
         NcclTestsOutput out = read("nccl-tests-gh200-16rank-corrupted-wrong.txt");
