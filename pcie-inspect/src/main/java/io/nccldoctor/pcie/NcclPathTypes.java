@@ -72,7 +72,12 @@ public final class NcclPathTypes {
      * ("8", "5", "2.27.5") → "PHB > PXB".
      */
     public static String decodeDistance(int distance, int threshold, String version) {
-        return name(distance, version) + " > " + name(threshold, version);
+        return decodeDistance(distance, ">", threshold, version);
+    }
+
+    /** The same for any comparison NCCL printed: (4, "<=", 5, "2.27.5") → "PIX <= PXB" (an Enabled line). */
+    public static String decodeDistance(int distance, String relation, int threshold, String version) {
+        return name(distance, version) + " " + relation + " " + name(threshold, version);
     }
 
     /** Dotted version order: 2.27.5 &lt; 2.28.3. */

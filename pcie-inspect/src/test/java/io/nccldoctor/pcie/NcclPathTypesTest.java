@@ -34,6 +34,7 @@ class NcclPathTypesTest {
         assertThat(NcclPathTypes.decodeDistance(8, 5, "2.27.5")).as("the field report's line").isEqualTo("PHB > PXB");
         assertThat(NcclPathTypes.decodeDistance(7, 4, "2.18.3")).as("NVIDIA/nccl#1151").isEqualTo("SYS > PXB");
         assertThat(NcclPathTypes.decodeDistance(8, 5, "2.18.3")).as("the same numbers mean something else in 2.18").isEqualTo("NET > PXN");
+        assertThat(NcclPathTypes.decodeDistance(4, "<=", 5, "2.27.5")).as("an Enabled line keeps its comparison").isEqualTo("PIX <= PXB");
         assertThat(NcclPathTypes.name(7, "2.12.12")).as("PATH_DIS was PATH_SYS in 2.12-2.17").isEqualTo("SYS");
         assertThatThrownBy(() -> NcclPathTypes.name(12, "2.27.5")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> NcclPathTypes.number("PIX", "2.6.4")).hasMessageContaining("predates");

@@ -92,8 +92,15 @@ public final class ParsedText {
         log.algorithms().forEach((a, n) -> out.append("  algorithm/protocol ").append(a).append(": ").append(n).append('\n'));
         for (NcclLog.GdrLine g : log.gdr()) {
             out.append("  GDR ").append(g.enabled() ? "enabled" : "disabled").append(" for GPU ").append(g.gpu()).append(" / HCA ")
-                    .append(g.hca()).append(": distance ").append(g.distance()).append(" vs ").append(g.threshold()).append(" = ")
-                    .append(decode(g, version)).append('\n');
+                    .append(g.hca()).append(": distance ").append(g.distance()).append(' ').append(g.relation()).append(' ')
+                    .append(g.threshold()).append(" (").append(decode(g, version)).append(" in NCCL ").append(version).append(")\n");
+        }
+        for (NcclLog.NicGdr n : log.nicGdr()) {
+            out.append("  NIC ").append(n.hca()).append(" (NET/").append(n.net()).append(' ').append(n.index()).append("): GPU Direct RDMA ")
+                    .append(n.enabled() ? "enabled" : "DISABLED" + (n.noModule() ? " (no module)" : "")).append('\n');
+            if (!n.meaning().isEmpty()) {
+                out.append("    ").append(n.meaning()).append('\n');
+            }
         }
         out.append("  warnings: ").append(log.warnings()).append('\n');
         log.firstWarnings().forEach(w -> out.append("    ").append(w).append('\n'));
@@ -148,7 +155,7 @@ public final class ParsedText {
 
     static String decode(NcclLog.GdrLine g, String version) {
         try {
-            return NcclPathTypes.decodeDistance(g.distance(), g.threshold(), version);
+            return NcclPathTypes.decodeDistance(g.distance(), g.relation(), g.threshold(), version);
         } catch (IllegalArgumentException e) {
             return "cannot decode in NCCL " + version;
         }

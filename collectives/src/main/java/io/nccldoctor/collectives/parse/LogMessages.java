@@ -57,10 +57,17 @@ final class LogMessages {
     }
 
     /**
-     * {@code GPU Direct RDMA (Disabled|Enabled) for GPU (\S+) / HCA (\S+) \(distance (\d+) [<>]=? (\d+)\)}: the
-     * decision, with the line as given.
+     * A GPUDirect RDMA decision for one GPU and NIC, with the line as given: the form of NCCL 2.4 to 2.28, {@code GPU
+     * Direct RDMA (Disabled|Enabled) for GPU (\S+) / HCA (\S+) \(distance (\d+) ([<>]=?) (\d+)\)}, or else that of 2.29,
+     * {@code GPU Direct RDMA (Disabled|Enabled) for GPU/(\S+) \(rank \d+\) - NET/(\S+) \((?: using PXN via GPU/\S+, )?distance
+     * (\d+) ([<>]=?) (\d+)[,)]} (reference/nccl-internals.md §4.4).
      */
     static Optional<NcclLog.GdrLine> gdr(String line) {
+        Optional<NcclLog.GdrLine> classic = gdrDecision(line, false);
+        return classic.isPresent() ? classic : gdrDecision(line, true);
+    }
+
+    private static Optional<NcclLog.GdrLine> gdrDecision(String line, boolean since229) {
         String head = "GPU Direct RDMA ";
         for (int at = line.indexOf(head); at >= 0; at = line.indexOf(head, at + 1)) {
             int p = at + head.length();
@@ -69,20 +76,32 @@ final class LogMessages {
                 continue;
             }
             p += enabled ? "Enabled".length() : "Disabled".length();
-            if (!line.startsWith(" for GPU ", p)) {
+            String gpuHead = since229 ? " for GPU/" : " for GPU ";
+            String gpuTail = since229 ? " (rank " : " / HCA ";
+            if (!line.startsWith(gpuHead, p)) {
                 continue;
             }
-            int gpu = p + " for GPU ".length();
+            int gpu = p + gpuHead.length();
             int gpuEnd = nonSpace(line, gpu);
-            if (gpuEnd == gpu || !line.startsWith(" / HCA ", gpuEnd)) {
+            if (gpuEnd == gpu || !line.startsWith(gpuTail, gpuEnd)) {
                 continue;
             }
-            int hca = gpuEnd + " / HCA ".length();
+            int hca = gpuEnd + gpuTail.length();
+            if (since229) { // "(rank 3) - NET/"
+                int rankEnd = digits(line, hca);
+                if (rankEnd == hca || !line.startsWith(") - NET/", rankEnd)) {
+                    continue;
+                }
+                hca = rankEnd + ") - NET/".length();
+            }
             int hcaEnd = nonSpace(line, hca);
-            if (hcaEnd == hca || !line.startsWith(" (distance ", hcaEnd)) {
+            if (hcaEnd == hca) {
                 continue;
             }
-            int distance = hcaEnd + " (distance ".length();
+            int distance = since229 ? afterPxn(line, hcaEnd) : line.startsWith(" (distance ", hcaEnd) ? hcaEnd + " (distance ".length() : -1;
+            if (distance < 0) {
+                continue;
+            }
             int distanceEnd = digits(line, distance);
             if (distanceEnd == distance || !line.startsWith(" ", distanceEnd)
                     || !(line.startsWith("<", distanceEnd + 1) || line.startsWith(">", distanceEnd + 1))) {
@@ -95,7 +114,7 @@ final class LogMessages {
             }
             int threshold = q + 1;
             int thresholdEnd = digits(line, threshold);
-            if (thresholdEnd == threshold || !line.startsWith(")", thresholdEnd)) {
+            if (thresholdEnd == threshold || !(line.startsWith(")", thresholdEnd) || since229 && line.startsWith(",", thresholdEnd))) {
                 continue;
             }
             Optional<Integer> d = number(line, distance, distanceEnd);
@@ -104,7 +123,66 @@ final class LogMessages {
                 return Optional.empty();
             }
             return Optional.of(new NcclLog.GdrLine(enabled, line.substring(gpu, gpuEnd), line.substring(hca, hcaEnd), d.get(),
-                    t.get(), line));
+                    line.substring(distanceEnd + 1, q), t.get(), line));
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Where "distance" starts after a 2.29 NIC name: " (distance …", or " ( using PXN via GPU/…, distance …" (the
+     * optional group first, as the expression tries it); -1 when neither follows.
+     */
+    private static int afterPxn(String line, int at) {
+        if (!line.startsWith(" (", at)) {
+            return -1;
+        }
+        int p = at + 2;
+        String pxn = " using PXN via GPU/";
+        if (line.startsWith(pxn, p)) {
+            int id = p + pxn.length();
+            int run = nonSpace(line, id); // "\S+, ": the run must end in the comma, and hold more than it
+            if (run - 1 > id && line.charAt(run - 1) == ',' && line.startsWith(" distance ", run)) {
+                return run + " distance ".length();
+            }
+        }
+        return line.startsWith("distance ", p) ? p + "distance ".length() : -1;
+    }
+
+    /**
+     * {@code NET/(\S+) : GPU Direct RDMA (Enabled|Disabled) for HCA (\d+) '([^']*)'( \(no module\))?}: whether a NIC can
+     * reach GPU memory at all, printed once per NIC since 2.18 (before, with " (no module)" when nvidia-peermem was not
+     * loaded). Disabled: neither nvidia-peermem nor DMA-BUF is usable, and no channel of that NIC can be GDRDMA.
+     */
+    static Optional<NcclLog.NicGdr> nicGdr(String line) {
+        for (int at = line.indexOf("NET/"); at >= 0; at = line.indexOf("NET/", at + 1)) {
+            int name = at + "NET/".length();
+            int nameEnd = nonSpace(line, name);
+            String head = " : GPU Direct RDMA ";
+            if (nameEnd == name || !line.startsWith(head, nameEnd)) {
+                continue;
+            }
+            int p = nameEnd + head.length();
+            boolean enabled = line.startsWith("Enabled", p);
+            if (!enabled && !line.startsWith("Disabled", p)) {
+                continue;
+            }
+            p += enabled ? "Enabled".length() : "Disabled".length();
+            if (!line.startsWith(" for HCA ", p)) {
+                continue;
+            }
+            int index = p + " for HCA ".length();
+            int indexEnd = digits(line, index);
+            if (indexEnd == index || !line.startsWith(" '", indexEnd)) {
+                continue;
+            }
+            int hca = indexEnd + 2;
+            int hcaEnd = line.indexOf('\'', hca);
+            Optional<Integer> n = number(line, index, indexEnd);
+            if (hcaEnd < 0 || n.isEmpty()) {
+                continue;
+            }
+            return Optional.of(new NcclLog.NicGdr(line.substring(name, nameEnd), n.get(), line.substring(hca, hcaEnd), enabled,
+                    line.startsWith(" (no module)", hcaEnd + 1), line));
         }
         return Optional.empty();
     }

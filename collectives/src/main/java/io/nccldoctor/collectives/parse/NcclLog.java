@@ -36,8 +36,8 @@ import java.util.regex.Pattern;
  */
 public record NcclLog(long lines, long ncclLines, Set<String> versions, List<String> networks, Map<String, Long> transports,
                       List<GdrLine> gdr, Map<Integer, Long> communicatorSizes, Map<String, Long> algorithms,
-                      long warnings, List<String> firstWarnings, List<IbError> ibErrors, List<String> watchdogTimeouts,
-                      Map<String, Process> processes, List<String> differences) {
+                      List<NicGdr> nicGdr, long warnings, List<String> firstWarnings, List<IbError> ibErrors,
+                      List<String> watchdogTimeouts, Map<String, Process> processes, List<String> differences) {
 
     /**
      * What one process logged that the processes of a job should agree on.
@@ -59,8 +59,28 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
         return Agreement.Facts.of(versions, chosen, transports.keySet());
     }
 
-    /** "GPU Direct RDMA Disabled for GPU 18000 / HCA 0 (distance 8 > 5)": enabled, the GPU and HCA as printed, raw numbers. */
-    public record GdrLine(boolean enabled, String gpu, String hca, int distance, int threshold, String line) {
+    /**
+     * "GPU Direct RDMA Disabled for GPU 18000 / HCA 0 (distance 8 > 5)", or in 2.29 "… for GPU/0-1b000 (rank 0) - NET/0-0
+     * (distance 8 > 5)": enabled, the GPU and NIC as printed, the raw path numbers and the comparison NCCL printed.
+     */
+    public record GdrLine(boolean enabled, String gpu, String hca, int distance, String relation, int threshold, String line) {
+    }
+
+    /**
+     * "NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'": whether a NIC can reach GPU memory at all (nvidia-peermem
+     * or DMA-BUF), printed once per NIC; before 2.18 a disabled one said " (no module)", nvidia-peermem not loaded.
+     */
+    public record NicGdr(String net, int index, String hca, boolean enabled, boolean noModule, String line) {
+
+        /** Why a disabled NIC cannot do GPUDirect RDMA, in a sentence; empty for an enabled one. */
+        public String meaning() {
+            if (enabled) {
+                return "";
+            }
+            return noModule ? "nvidia-peermem is not loaded (modprobe nvidia-peermem), so the NIC cannot register GPU memory"
+                    : "neither nvidia-peermem nor DMA-BUF is usable for this NIC (module not loaded, kernel or driver without "
+                    + "DMA-BUF, NCCL_DMABUF_ENABLE=0): every transfer is staged through host memory";
+        }
     }
 
     /**
@@ -289,6 +309,7 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
         final List<String> networks = new ArrayList<>();
         final Map<String, Long> transports = new TreeMap<>();
         final List<GdrLine> gdr = new ArrayList<>();
+        final List<NicGdr> nicGdr = new ArrayList<>();
         final Set<String> gdrSeen = new LinkedHashSet<>();
         final Map<Integer, Long> comms = new TreeMap<>();
         final Map<String, Long> algorithms = new LinkedHashMap<>();
@@ -702,12 +723,12 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
                 return; // a per-operation line: the bulk of a COLL log, nothing in it for this parser
             }
             int via = line.indexOf(" via ", msg);
-            if (line.startsWith("Channel", msg) || via > 0) {
+            if (line.indexOf("GPU Direct RDMA", msg) >= 0) { // before " via ": 2.29 says "using PXN via GPU/…"
+                gdr(line);
+            } else if (line.startsWith("Channel", msg) || via > 0) {
                 channel(line, first, via);
             } else if (line.indexOf("NCCL version", msg) >= 0) {
                 version(line, first);
-            } else if (line.indexOf("GPU Direct RDMA", msg) >= 0) {
-                gdr(line);
             } else if (line.indexOf("Init COMPLETE", msg) >= 0) {
                 communicator(line);
             } else if (line.indexOf("NET/", msg) >= 0 || line.indexOf("Using network", msg) >= 0) {
@@ -725,11 +746,21 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
         }
 
         private void gdr(String line) {
-            LogMessages.gdr(line).ifPresent(g -> {
+            LogMessages.gdr(line).ifPresentOrElse(g -> {
                 if (gdrSeen.add((g.enabled() ? "Enabled" : "Disabled") + g.gpu() + "/" + g.hca()) && gdr.size() < 64) {
-                    gdr.add(new GdrLine(g.enabled(), g.gpu(), g.hca(), g.distance(), g.threshold(), kept(line)));
+                    gdr.add(new GdrLine(g.enabled(), g.gpu(), g.hca(), g.distance(), g.relation(), g.threshold(), kept(line)));
                 }
-            });
+            }, () -> LogMessages.nicGdr(line).ifPresent(n -> addNicGdr(new NicGdr(n.net(), n.index(), n.hca(), n.enabled(),
+                    n.noModule(), kept(line)))));
+        }
+
+        /** Each NIC's support line once (every process prints it), at most 64. */
+        private void addNicGdr(NicGdr n) {
+            boolean seen = nicGdr.stream().anyMatch(o -> o.net().equals(n.net()) && o.index() == n.index() && o.hca().equals(n.hca())
+                    && o.enabled() == n.enabled() && o.noModule() == n.noModule());
+            if (!seen && nicGdr.size() < 64) {
+                nicGdr.add(n);
+            }
         }
 
         private void communicator(String line) {
@@ -786,6 +817,7 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
                 }
             }
             gdrSeen.addAll(o.gdrSeen);
+            o.nicGdr.forEach(this::addNicGdr);
             o.comms.forEach((k, v) -> comms.merge(k, v, Long::sum));
             o.algorithms.forEach((k, v) -> algorithms.merge(k, v, Long::sum));
             warnings += o.warnings;
@@ -803,8 +835,8 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
                 byProcess.put(key, p.build());
                 facts.put(key, Agreement.Facts.of(p.versions, p.networks, p.netTransports));
             });
-            return new NcclLog(lines, ncclLines, versions, networks, transports, gdr, comms, algorithms, warnings, firstWarnings,
-                    ibErrors, watchdog, java.util.Collections.unmodifiableMap(byProcess), Agreement.differences(facts, "processes"));
+            return new NcclLog(lines, ncclLines, versions, networks, transports, gdr, comms, algorithms, nicGdr, warnings,
+                    firstWarnings, ibErrors, watchdog, java.util.Collections.unmodifiableMap(byProcess), Agreement.differences(facts, "processes"));
         }
     }
 }

@@ -15,7 +15,11 @@ class LogMessagesTest {
     private static final Pattern VERSION = Pattern.compile("NCCL version (\\d+\\.\\d+\\.\\d+)");
     private static final Pattern COMM = Pattern.compile("nranks (\\d+) .*Init COMPLETE");
     private static final Pattern GDR = Pattern.compile(
-            "GPU Direct RDMA (Disabled|Enabled) for GPU (\\S+) / HCA (\\S+) \\(distance (\\d+) [<>]=? (\\d+)\\)");
+            "GPU Direct RDMA (Disabled|Enabled) for GPU (\\S+) / HCA (\\S+) \\(distance (\\d+) ([<>]=?) (\\d+)\\)");
+    private static final Pattern GDR_229 = Pattern.compile("GPU Direct RDMA (Disabled|Enabled) for GPU/(\\S+) \\(rank \\d+\\) - "
+            + "NET/(\\S+) \\((?: using PXN via GPU/\\S+, )?distance (\\d+) ([<>]=?) (\\d+)[,)]");
+    private static final Pattern NIC_GDR = Pattern.compile(
+            "NET/(\\S+) : GPU Direct RDMA (Enabled|Disabled) for HCA (\\d+) '([^']*)'( \\(no module\\))?");
     private static final Pattern NET = Pattern.compile("NCCL INFO (NET/\\S+ : Using .*|Using network \\S+.*|NET/Plugin.*)$");
 
     @Test
@@ -32,7 +36,21 @@ class LogMessagesTest {
         assertThat(g.distance()).isEqualTo(8);
         assertThat(g.threshold()).isEqualTo(5);
         assertThat(LogMessages.gdr("GPU Direct RDMA Enabled for GPU 1 / HCA 2 (distance 4 <= 5), read 1 mode Default").orElseThrow()
-                .enabled()).isTrue();
+                .relation()).isEqualTo("<=");
+        NcclLog.GdrLine since229 = LogMessages.gdr("h:1:2 [0] NCCL INFO GPU Direct RDMA Enabled for GPU/0-110592 (rank 3) - NET/0-0 "
+                + "( using PXN via GPU/0-118784, distance 5 <= 6, read 1, mode Default)").orElseThrow();
+        assertThat(since229.gpu()).isEqualTo("0-110592");
+        assertThat(since229.hca()).isEqualTo("0-0");
+        assertThat(since229.distance()).isEqualTo(5);
+        assertThat(since229.threshold()).isEqualTo(6);
+        NcclLog.NicGdr nic = LogMessages.nicGdr("h:1:2 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 1 'mlx5_1' (no module)")
+                .orElseThrow();
+        assertThat(nic.net()).isEqualTo("IB");
+        assertThat(nic.index()).isEqualTo(1);
+        assertThat(nic.hca()).isEqualTo("mlx5_1");
+        assertThat(nic.enabled()).isFalse();
+        assertThat(nic.noModule()).isTrue();
+        assertThat(LogMessages.nicGdr("NET/IBext_v8 : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'").orElseThrow().noModule()).isFalse();
         assertThat(LogMessages.network("h:1:2 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE ; OOB eth0:10.0.0.1<0>"))
                 .contains("NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE ; OOB eth0:10.0.0.1<0>");
         assertThat(LogMessages.network("h:1:2 [0] NCCL INFO Using network IB")).contains("Using network IB");
@@ -72,13 +90,18 @@ class LogMessagesTest {
                 "5", ")"},
             {"h:1:2 [0] ", "NCCL INFO ", "NET/", "IB", " : Using ", "[0]mlx5_0:1/RoCE", " ; OOB eth0"},
             {"h:1:2 [0] ", "NCCL INFO ", "Using network ", "IB"},
-            {"h:1:2 [0] ", "NCCL INFO ", "NET/Plugin", ": No plugin found"}};
+            {"h:1:2 [0] ", "NCCL INFO ", "NET/Plugin", ": No plugin found"},
+            {"h:1:2 [0] ", "NCCL INFO ", "GPU Direct RDMA ", "Enabled", " for GPU/", "0-110592", " (rank ", "3", ") - NET/", "0-1", " (",
+                " using PXN via GPU/", "0-118784,", " ", "distance ", "5", " <= ", "6", ", read 1, mode Default)"},
+            {"h:1:2 [0] ", "NCCL INFO ", "NET/", "IB", " : GPU Direct RDMA ", "Disabled", " for HCA ", "0", " '", "mlx5_0", "'",
+                " (no module)"}};
         String[] pieces = {"NCCL version ", "NCCL version", "2", "27", ".", "5", "nranks ", "nranks", "16", " ", "Init COMPLETE",
             "Init COMPLET", "GPU Direct RDMA ", "Disabled", "Enabled", " for GPU ", " / HCA ", "mlx5_0", " (distance ", " >= ",
             " <= ", " < ", ">", "=", ")", "(", "NCCL INFO ", "NCCL INFO", "NET/", " : Using ", "Using network ", "NET/Plugin", "\t",
-            "\r", "\n", "\u0085", "\u2028", "\u000B", "x", "\r\n", "é", "99999"};
+            "\r", "\n", "\u0085", "\u2028", "\u000B", "x", "\r\n", "é", "99999", ",", " (", "GPU/", " (rank ", ") - NET/",
+            " using PXN via GPU/", "distance ", " : GPU Direct RDMA ", " for HCA ", "'", " (no module)"};
         Random random = new Random(7);
-        int[] matched = new int[4];
+        int[] matched = new int[6];
         for (int round = 0; round < 100_000; round++) {
             java.util.List<String> tokens = new java.util.ArrayList<>(java.util.List.of(templates[random.nextInt(templates.length)]));
             for (int m = random.nextInt(4); m > 0; m--) {
@@ -102,12 +125,19 @@ class LogMessagesTest {
             assertThat(LogMessages.communicatorSize(line)).as("nranks of [%s]", line)
                     .isEqualTo(comm ? OptionalInt.of(Integer.parseInt(c.group(1))) : OptionalInt.empty());
             Matcher g = GDR.matcher(line);
-            boolean gdr = g.find();
+            boolean classic = g.find();
+            boolean gdr = classic || (g = GDR_229.matcher(line)).find();
             Optional<NcclLog.GdrLine> expected = gdr
                     ? Optional.of(new NcclLog.GdrLine(g.group(1).equals("Enabled"), g.group(2), g.group(3), Integer.parseInt(g.group(4)),
-                            Integer.parseInt(g.group(5)), line))
+                            g.group(5), Integer.parseInt(g.group(6)), line))
                     : Optional.empty();
             assertThat(LogMessages.gdr(line)).as("GDR decision of [%s]", line).isEqualTo(expected);
+            Matcher h = NIC_GDR.matcher(line);
+            boolean nic = h.find();
+            assertThat(LogMessages.nicGdr(line)).as("NIC GDR support of [%s]", line).isEqualTo(nic
+                    ? Optional.of(new NcclLog.NicGdr(h.group(1), Integer.parseInt(h.group(3)), h.group(4), h.group(2).equals("Enabled"),
+                            h.group(5) != null, line))
+                    : Optional.empty());
             Matcher n = NET.matcher(line);
             boolean net = n.find();
             assertThat(LogMessages.network(line)).as("network of [%s]", line).isEqualTo(net ? Optional.of(n.group(1)) : Optional.empty());
@@ -115,8 +145,10 @@ class LogMessagesTest {
             matched[1] += comm ? 1 : 0;
             matched[2] += gdr ? 1 : 0;
             matched[3] += net ? 1 : 0;
+            matched[4] += nic ? 1 : 0;
+            matched[5] += gdr && !classic ? 1 : 0;
         }
         assertThat(java.util.Arrays.stream(matched).boxed().toList()).as("each kind must match often and fail often, or the comparison proves little (version, nranks, "
-                + "GDR, network): " + java.util.Arrays.toString(matched)).allSatisfy(k -> assertThat(k).isBetween(3_000, 50_000));
+                + "GDR, network, NIC GDR, GDR of 2.29): " + java.util.Arrays.toString(matched)).allSatisfy(k -> assertThat(k).isBetween(3_000, 50_000));
     }
 }

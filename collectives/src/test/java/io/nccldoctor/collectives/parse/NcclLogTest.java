@@ -44,6 +44,36 @@ class NcclLogTest {
         assertThat(log.differences()).as("one version, and the one process that logged its network").isEmpty();
     }
 
+    /**
+     * The GDR lines of every NCCL generation in one log (reference/nccl-internals.md §4.4): 2.4's "GPU %d[%d]" with
+     * ">=", 2.6-2.28's bus id, 2.29's "GPU/… (rank r) - NET/…" with and without PXN (whose " via " is no channel), and
+     * the per-NIC support line with and without " (no module)".
+     */
+    @Test
+    void gdrLinesOfEveryForm(@TempDir Path dir) throws IOException {
+        String p = "node01:4242:4300 [0] NCCL INFO ";
+        String text = p + "NCCL version 2.29.2+cuda12.9\n"
+                + p + "NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0' (no module)\n"
+                + p + "NET/IB : GPU Direct RDMA Enabled for HCA 1 'mlx5_1'\n"
+                + "node02:77:78 [1] NCCL INFO NET/IB : GPU Direct RDMA Enabled for HCA 1 'mlx5_1'\n"
+                + p + "NET/IB : GPU Direct RDMA Disabled for GPU 0[0] / HCA 0 (distance 4 >= 2)\n"
+                + p + "GPU Direct RDMA Disabled for GPU/0-110592 (rank 0) - NET/0-0 (distance 9 > 5)\n"
+                + p + "GPU Direct RDMA Enabled for GPU/0-110592 (rank 0) - NET/0-1 ( using PXN via GPU/0-118784, distance 5 <= 6, "
+                + "read 1, mode Default)\n"
+                + p + "Channel 00/0 : 0[0] -> 1[1] [send] via NET/IB/1/GDRDMA\n";
+        Path file = dir.resolve("gdr.log");
+        Files.writeString(file, text);
+        NcclLog log = NcclLog.parse(file);
+        assertThat(log).as("block and line parsers agree").isEqualTo(NcclLog.parse(new BufferedReader(new StringReader(text)), "gdr.log"));
+        assertThat(log.transports()).as("only the channel line has a transport, not 'using PXN via GPU/…'")
+                .containsOnlyKeys("NET/IB/1/GDRDMA");
+        assertThat(log.gdr()).extracting(g -> g.gpu() + " " + g.hca() + " " + g.distance() + g.relation() + g.threshold())
+                .containsExactly("0[0] 0 4>=2", "0-110592 0-0 9>5", "0-110592 0-1 5<=6");
+        assertThat(log.nicGdr()).as("each NIC's line once, though two processes printed mlx5_1's")
+                .extracting(n -> n.hca() + " " + n.enabled() + " " + n.noModule()).containsExactly("mlx5_0 false true", "mlx5_1 true false");
+        assertThat(log.nicGdr().get(0).meaning()).contains("nvidia-peermem is not loaded");
+    }
+
     /** A job's combined output (every rank's lines in one file): the one process on sockets is named. */
     @Test
     void theProcessThatFellBackToSocketsInACombinedLog(@TempDir Path dir) throws IOException {
