@@ -111,6 +111,10 @@ public final class ParsedText {
                 out.append("    ").append(e.meaning()).append('\n');
             }
         }
+        if (log.acsHint()) {
+            out.append("  NCCL's HINT: ACS is enabled on the path and breaks GPU Direct RDMA: `nccl-doctor preflight` on that node names the "
+                    + "bridge (ACS_REDIRECT_ON_P2P_PATH); disable ACS there, or NCCL_NET_GDR_LEVEL=0 to confirm\n");
+        }
         log.watchdogTimeouts().forEach(w -> out.append("  watchdog: ").append(w).append('\n'));
         log.differences().forEach(d -> out.append("DIFFERS between processes: ").append(d).append('\n'));
         return out.toString();

@@ -31,12 +31,13 @@ import java.util.regex.Pattern;
  * that holds several processes (a job's combined output: NCCL prefixes each line with host:pid:tid) keeps, per
  * process, what the processes of one job should agree on, and says where they do not ({@link Agreement}).
  *
+ * @param acsHint     NCCL printed its hint that ACS is enabled and breaks GPU Direct RDMA (net_ib, after a completion error)
  * @param processes   per process ("node01:4242", from the lines' prefix), in the order they first appear
  * @param differences where the processes disagree (none for a one-process log)
  */
 public record NcclLog(long lines, long ncclLines, Set<String> versions, List<String> networks, Map<String, Long> transports,
                       List<GdrLine> gdr, Map<Integer, Long> communicatorSizes, Map<String, Long> algorithms,
-                      List<NicGdr> nicGdr, long warnings, List<String> firstWarnings, List<IbError> ibErrors,
+                      List<NicGdr> nicGdr, long warnings, List<String> firstWarnings, List<IbError> ibErrors, boolean acsHint,
                       List<String> watchdogTimeouts, Map<String, Process> processes, List<String> differences) {
 
     /**
@@ -316,6 +317,7 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
         long warnings;
         final List<String> firstWarnings = new ArrayList<>();
         final List<IbError> ibErrors = new ArrayList<>();
+        boolean acsHint;
         final List<String> watchdog = new ArrayList<>();
         /** Per process ("node01:4242"), in the order they first appear. */
         final Map<String, ProcessFacts> processes = new LinkedHashMap<>();
@@ -662,6 +664,9 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
                     return;
                 }
             }
+            if (line.contains("ACS is enabled")) { // "HINT: In many cases this error occurs when ACS is enabled which would break …"
+                acsHint = true;
+            }
             if (line.contains("Watchdog caught collective operation timeout")) {
                 if (watchdog.size() < KEEP) {
                     watchdog.add(kept(line));
@@ -818,6 +823,7 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
             }
             gdrSeen.addAll(o.gdrSeen);
             o.nicGdr.forEach(this::addNicGdr);
+            acsHint |= o.acsHint;
             o.comms.forEach((k, v) -> comms.merge(k, v, Long::sum));
             o.algorithms.forEach((k, v) -> algorithms.merge(k, v, Long::sum));
             warnings += o.warnings;
@@ -836,7 +842,7 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
                 facts.put(key, Agreement.Facts.of(p.versions, p.networks, p.netTransports));
             });
             return new NcclLog(lines, ncclLines, versions, networks, transports, gdr, comms, algorithms, nicGdr, warnings,
-                    firstWarnings, ibErrors, watchdog, java.util.Collections.unmodifiableMap(byProcess), Agreement.differences(facts, "processes"));
+                    firstWarnings, ibErrors, acsHint, watchdog, java.util.Collections.unmodifiableMap(byProcess), Agreement.differences(facts, "processes"));
         }
     }
 }

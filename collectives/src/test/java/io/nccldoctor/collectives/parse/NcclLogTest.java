@@ -72,6 +72,23 @@ class NcclLogTest {
         assertThat(log.nicGdr()).as("each NIC's line once, though two processes printed mlx5_1's")
                 .extracting(n -> n.hca() + " " + n.enabled() + " " + n.noModule()).containsExactly("mlx5_0 false true", "mlx5_1 true false");
         assertThat(log.nicGdr().get(0).meaning()).contains("nvidia-peermem is not loaded");
+        assertThat(log.acsHint()).isFalse();
+    }
+
+    /** NCCL's own hint after a completion error that ACS breaks GPU Direct RDMA (reference/nccl-internals.md §4.5). */
+    @Test
+    void acsHintIsKept(@TempDir Path dir) throws IOException {
+        String text = "n1:1:2 [0] NCCL INFO NCCL version 2.27.5+cuda12.9\n"
+                + "n1:1:2 [0] transport/net_ib.cc:1 NCCL WARN NET/IB : Got completion from peer 10.0.0.2<1> with status=4 opcode=0 "
+                + "len=0 vendor err 81 (Recv)\n"
+                + "n1:1:2 [0] transport/net_ib.cc:2 NCCL WARN NET/IB : HINT: In many cases this error occurs when ACS is enabled "
+                + "which would break GPU Direct RDMA protocol.\n";
+        Path file = dir.resolve("acs.log");
+        Files.writeString(file, text);
+        NcclLog log = NcclLog.parse(file);
+        assertThat(log.acsHint()).isTrue();
+        assertThat(log.ibErrors()).singleElement().extracting(NcclLog.IbError::status).isEqualTo(4);
+        assertThat(NcclLog.parse(file, 2, 1, 512)).as("two ranges").isEqualTo(log);
     }
 
     /** A job's combined output (every rank's lines in one file): the one process on sockets is named. */
