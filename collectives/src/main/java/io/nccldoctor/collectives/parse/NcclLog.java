@@ -342,22 +342,50 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
             }
         }
 
+        /** The text before "NCCL " of the last line looked up, and its process. */
+        private String lastLinePrefix = "";
+        private Optional<ProcessFacts> lastLineProcess = Optional.empty();
+
         /** The process of a line whose first "NCCL " is at {@code nccl}; empty without NCCL's host:pid:tid prefix. */
         private Optional<ProcessFacts> process(String line, int nccl) {
-            return LogMessages.process(line, nccl).map(k -> processes.computeIfAbsent(text(k), x -> new ProcessFacts()));
+            if (nccl != lastLinePrefix.length() || !line.startsWith(lastLinePrefix)) {
+                lastLinePrefix = line.substring(0, nccl);
+                lastLineProcess = LogMessages.process(line, nccl).map(k -> processes.computeIfAbsent(text(k), x -> new ProcessFacts()));
+            }
+            return lastLineProcess;
         }
 
-        /** The prefix of the last channel line read from bytes, and its process: consecutive lines mostly share it. */
-        private byte[] lastPrefix = new byte[0];
+        /**
+         * The prefix of the last channel line read from bytes (as little-endian words, the last one zero-padded), and its
+         * process: consecutive lines mostly share it, and comparing a few words costs less than reading it again.
+         */
+        private long[] lastPrefix = new long[0];
+        private int lastPrefixLength = -1;
         private Optional<ProcessFacts> lastProcess = Optional.empty();
 
         private Optional<ProcessFacts> process(ByteBuffer buf, int start, int nccl) {
-            if (nccl - start != lastPrefix.length || !regionMatches(buf, nccl, start, lastPrefix)) {
-                lastPrefix = new byte[nccl - start];
-                buf.get(start, lastPrefix);
-                lastProcess = process(new String(lastPrefix, StandardCharsets.ISO_8859_1), lastPrefix.length);
+            int n = nccl - start;
+            boolean same = n == lastPrefixLength;
+            for (int k = 0; same && k < n; k += 8) {
+                same = prefixWord(start + k, n - k) == lastPrefix[k >>> 3];
+            }
+            if (!same) {
+                lastPrefix = new long[(n + 7) >>> 3];
+                for (int k = 0; k < n; k += 8) {
+                    lastPrefix[k >>> 3] = prefixWord(start + k, n - k);
+                }
+                lastPrefixLength = n;
+                byte[] bytes = new byte[n];
+                buf.get(start, bytes);
+                lastProcess = process(new String(bytes, StandardCharsets.ISO_8859_1), n);
             }
             return lastProcess;
+        }
+
+        /** The word at {@code at}, cut to its first {@code left} bytes when fewer than eight are left. */
+        private long prefixWord(int at, int left) {
+            long w = bytesAt(at);
+            return left >= 8 ? w : w & (1L << (left << 3)) - 1;
         }
 
         Builder(boolean latin1) {
@@ -394,6 +422,9 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
         private static final byte[] NCCL_INFO = "NCCL INFO ".getBytes(StandardCharsets.ISO_8859_1);
         private static final byte[] VIA = " via ".getBytes(StandardCharsets.ISO_8859_1);
         private static final long CHANNEL_ = word("Channel ");
+        /** 'v' in every byte, and " via " in the low five bytes of a little-endian word. */
+        private static final long VS = 0x7676767676767676L;
+        private static final long SPACE_VIA = word(" via \0\0\0") & 0xFF_FFFF_FFFFL;
         private static final byte[] WATCHDOG = "Watchdog caught".getBytes(StandardCharsets.ISO_8859_1);
 
         /** 0x80 in each byte of x that is zero, 0 elsewhere (exact: no false positives from borrows). */
@@ -507,7 +538,7 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
         private boolean candidate(ByteBuffer buf, int len, int start, int at) {
             long head = bytesAt(at);
             if ((byte) (head >>> 32) != ' ') {
-                int end = lineEnd(buf, len, at);
+                int end = lineEnd(at);
                 if (indexOf(buf, start, end, WATCHDOG) < 0) {
                     return false;
                 }
@@ -528,12 +559,12 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
                     }
                 }
                 if (bytesAt(at + 10) == CHANNEL_) {
-                    int end = lineEnd(buf, len, at);
-                    int via = indexOf(buf, at + 18, end, VIA);
+                    int end = lineEnd(at);
+                    int via = indexOfVia(at + 18, end);
                     if (via >= 0) {
                         int from = via + VIA.length;
                         int to = from;
-                        while (to < end && !space(buf.get(to))) {
+                        while (to < end && !space(byteAt(to))) {
                             to++;
                         }
                         int k = transport(buf, from, to);
@@ -555,8 +586,37 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
                     }
                 }
             }
-            accept(line(buf, start, lineEnd(buf, len, at)));
+            accept(line(buf, start, lineEnd(at)));
             return true;
+        }
+
+        /** The byte at {@code at}, from the block's words (the first JIT tier inlines this; ByteBuffer.get it calls). */
+        private byte byteAt(int at) {
+            return (byte) (words[at >>> 3] >>> ((at & 7) << 3));
+        }
+
+        /** The first newline at or after {@code from}, or the block's end: a word at a time. */
+        private int lineEnd(int from) {
+            for (int k = from; k < len; k += 8) {
+                long nl = zeroBytes(bytesAt(k) ^ NEWLINES);
+                if (nl != 0) {
+                    return Math.min(len, k + lowestByte(nl));
+                }
+            }
+            return len;
+        }
+
+        /** The first " via " in [from, to), or -1: its 'v' bytes found a word at a time. */
+        private int indexOfVia(int from, int to) {
+            for (int k = from; k < to; k += 8) {
+                for (long v = zeroBytes(bytesAt(k) ^ VS); v != 0; v &= v - 1) {
+                    int at = k + lowestByte(v) - 1;
+                    if (at >= from && at + 5 <= to && (bytesAt(at) & 0xFF_FFFF_FFFFL) == SPACE_VIA) {
+                        return at;
+                    }
+                }
+            }
+            return -1;
         }
 
         private static String line(ByteBuffer buf, int start, int end) {
@@ -582,7 +642,7 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
             int n = to - from;
             for (int k = 0; k < transportKeys.size(); k++) {
                 byte[] key = transportKeys.get(k);
-                if (key.length == n && regionMatches(buf, to, from, key)) {
+                if (key.length == n && wordsMatch(from, key)) {
                     transportCounts[k]++;
                     return k;
                 }
@@ -601,12 +661,13 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
             return transport.length > 4 && transport[0] == 'N' && transport[1] == 'E' && transport[2] == 'T' && transport[3] == '/';
         }
 
-        private static int lineEnd(ByteBuffer buf, int len, int from) {
-            int e = from;
-            while (e < len && buf.get(e) != '\n') {
-                e++;
+        private boolean wordsMatch(int at, byte[] key) {
+            for (int k = 0; k < key.length; k++) {
+                if (byteAt(at + k) != key[k]) {
+                    return false;
+                }
             }
-            return e;
+            return true;
         }
 
         private static boolean regionMatches(ByteBuffer buf, int len, int at, byte[] what) {
