@@ -12,6 +12,7 @@ import io.nccldoctor.collectives.measure.JnaBackend;
 import io.nccldoctor.collectives.measure.Measurement;
 import io.nccldoctor.collectives.measure.NcclTestsFormat;
 import io.nccldoctor.collectives.parse.NcclLog;
+import io.nccldoctor.collectives.parse.NcclLogSet;
 import io.nccldoctor.collectives.reference.NcclDebugCapture;
 import io.nccldoctor.collectives.reference.ReferenceRun;
 import io.nccldoctor.collectives.reference.ReferenceRunner;
@@ -225,17 +226,22 @@ final class RunCommand implements Callable<Integer> {
         return failed ? 1 : 0;
     }
 
-    /** "# NCCL logs: …" and a line per process log: version, network, transports, IB completion errors. */
+    /**
+     * "# NCCL logs: …", a line per process log (version, network, transports), IB completion errors, and what differs
+     * between the processes where they should agree (a rank on sockets, one without GPU Direct RDMA, two NCCL versions).
+     */
     static String logsText(String note, Map<String, NcclLog> logs) {
         StringBuilder s = new StringBuilder("# NCCL logs: " + note + "\n");
         logs.forEach((file, log) -> {
-            s.append("#   ").append(file).append(": NCCL ").append(log.versions().isEmpty() ? "?" : String.join(", ", log.versions()));
-            log.networks().stream().filter(n -> n.startsWith("Using network")).findFirst().ifPresent(n -> s.append(", ").append(n));
-            log.transports().forEach((t, n) -> s.append(", ").append(n).append(" via ").append(t));
-            s.append('\n');
+            s.append("#   ").append(file).append(": ").append(ParsedText.ncclLogSummary(log)).append('\n');
             log.ibErrors().forEach(e -> s.append("# FAILED: ").append(file).append(": IB completion error status ").append(e.status())
                     .append(" (").append(e.statusName()).append(")\n"));
         });
+        if (!logs.isEmpty()) {
+            NcclLogSet.of(logs, Map.of()).differences().forEach(d -> s.append("# DIFFERS: ").append(d).append('\n'));
+        }
+        logs.forEach((file, log) -> log.differences().forEach(d -> s.append("# DIFFERS in ").append(file).append(": ").append(d)
+                .append('\n')));
         return s.toString();
     }
 

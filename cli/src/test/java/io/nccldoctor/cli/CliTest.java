@@ -532,6 +532,21 @@ class CliTest {
         assertThat(folderAsTable.err()).contains("is a folder; give a file");
     }
 
+    /** The native run's NCCL logs: a line per process, and the rank that fell back to sockets named. */
+    @Test
+    void runLogsTextNamesTheProcessThatDisagrees() throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("run-logs"));
+        Files.copy(Path.of(collectivesFixture("nccl-log-vllm-ray-2.21.5-ib-gdrdma.txt")), dir.resolve("nccl.a.1.log"));
+        Files.copy(Path.of(collectivesFixture("nccl-log-rtx5090-2.29.7-single-gpu-socket.txt")), dir.resolve("nccl.b.2.log"));
+        java.util.Map<String, io.nccldoctor.collectives.parse.NcclLog> logs = io.nccldoctor.collectives.reference.NcclDebugCapture
+                .plan(java.util.Map.of(), dir)
+                .read();
+        String text = RunCommand.logsText("written to " + dir, logs);
+        assertThat(text).startsWith("# NCCL logs: written to " + dir + "\n")
+                .contains("#   nccl.a.1.log: NCCL 2.21.5, Using network IB, 4 via NET/IB/0/GDRDMA")
+                .contains("# DIFFERS: the network NCCL chose differs: IB in nccl.a.1.log; Socket in nccl.b.2.log.");
+    }
+
     @Test
     void runWithoutADriverListsEachMissingPieceOnItsOwnLine() {
         Run r = run("run", "--collective", "alltoall");
