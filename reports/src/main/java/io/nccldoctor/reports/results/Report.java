@@ -45,7 +45,9 @@ public record Report(ResultSet data, List<Check> checks, List<Finding> findings)
         String counts = count(Severity.ERROR) + " error, " + count(Severity.WARN) + " warning, " + count(Severity.INFO) + " info";
         String first = findings.isEmpty() ? "no finding" : findings.get(0).title();
         return verdict() + ": " + counts + " finding" + (findings.size() == 1 ? "" : "s") + " over " + data.sweeps().size() + " sweep"
-                + (data.sweeps().size() == 1 ? "" : "s") + " and " + data.nodes().size() + " node" + (data.nodes().size() == 1 ? "" : "s")
+                + (data.sweeps().size() == 1 ? "" : "s") + (data.ncclLogs().isEmpty() ? " and " : ", ") + data.nodes().size() + " node"
+                + (data.nodes().size() == 1 ? "" : "s")
+                + (data.ncclLogs().isEmpty() ? "" : " and " + data.ncclLogs().size() + " NCCL log" + (data.ncclLogs().size() == 1 ? "" : "s"))
                 + (findings.isEmpty() ? "" : "; first: " + first);
     }
 

@@ -20,7 +20,8 @@ public final class Reports {
     /** The pattern detectors, in the order their findings are shown. One explicit list: no class-path scanning. */
     public static List<ResultRule> resultRules() {
         return List.of(new DataCorruption(), new ConstantCeiling(), new LinkLimited(), new FarBelowExpected(), new ProtocolPathology(),
-                new AlignmentCliff(), new InPlaceDivergence(), new UnstableResults(), new LinkImbalance(), new SingleRank());
+                new AlignmentCliff(), new InPlaceDivergence(), new UnstableResults(), new LinkImbalance(), new SingleRank(),
+                new NcclCompletionError(), new NcclWatchdogTimeout(), new NcclSocketNetwork(), new NcclNoGdr(), new NcclProcessesDisagree());
     }
 
     /** The node rules only (preflight's judgement as a report: JUnit, Prometheus …). */

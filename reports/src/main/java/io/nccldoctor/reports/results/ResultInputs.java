@@ -1,6 +1,8 @@
 package io.nccldoctor.reports.results;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.nccldoctor.collectives.parse.NcclLog;
+import io.nccldoctor.collectives.parse.NcclLogSet;
 import io.nccldoctor.collectives.parse.NcclTestsJson;
 import io.nccldoctor.collectives.parse.NcclTestsOutput;
 import io.nccldoctor.core.Fact;
@@ -20,6 +22,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -43,7 +46,7 @@ public final class ResultInputs {
 
     /** report.yaml. */
     public record Bundle(String title, Boolean example, List<String> nodes, List<SweepEntry> sweeps, List<PerftestEntry> perftest,
-                         List<CeilingEntry> ceilings, List<TrafficEntry> traffic) {
+                         List<CeilingEntry> ceilings, List<TrafficEntry> traffic, List<String> logs) {
     }
 
     public record SweepEntry(String file, String label, Map<String, String> env, Integer nodes) {
@@ -64,6 +67,7 @@ public final class ResultInputs {
     private final List<Sweep> sweeps = new ArrayList<>();
     private final List<Ceiling> given = new ArrayList<>();
     private final List<PortTraffic> traffic = new ArrayList<>();
+    private final Map<String, NcclLog> ncclLogs = new LinkedHashMap<>();
     private final List<String> inputs = new ArrayList<>();
     private String title;
     private boolean example;
@@ -84,7 +88,7 @@ public final class ResultInputs {
         ceilings.addAll(given);
         String t = title != null ? title : "nccl-doctor report: " + String.join(", ", args.stream().map(x -> Path.of(x).getFileName()
                 .toString()).toList());
-        return new ResultSet(t, example, createdAt, inputs, nodes, numbered(sweeps), ceilings, traffic);
+        return new ResultSet(t, example, createdAt, inputs, nodes, numbered(sweeps), ceilings, traffic, ncclLogs);
     }
 
     /** Repeats: the n-th sweep with a label gets repeat n - 1. */
@@ -105,7 +109,12 @@ public final class ResultInputs {
             } else if (Files.isRegularFile(p.resolve("manifest.json"))) {
                 nodes.add(captures.apply(p));
             } else {
-                throw new InputException(p + ": a folder that is neither a bundle (report.yaml) nor a capture (manifest.json)");
+                try {
+                    ncclLogs.putAll(NcclLogSet.read(List.of(p)).logs());
+                } catch (InputException e) {
+                    throw new InputException(p + ": a folder that is neither a bundle (report.yaml), a capture (manifest.json) "
+                            + "nor a folder of NCCL debug logs", e);
+                }
             }
             return;
         }
@@ -150,10 +159,18 @@ public final class ResultInputs {
         try {
             out = NcclTestsOutput.parse(text.lines().toList(), p.toString());
         } catch (InputException e) {
+            Optional<NcclLog> log = NcclLog.parseIfNccl(p);
+            if (log.isPresent()) {
+                ncclLogs.put(p.toString(), log.get());
+                return;
+            }
             throw new InputException(p + ": not an input report knows (nccl-tests output, -J JSON, `run --json`, preflight/topo/gdr "
-                    + "--json, a capture folder or a bundle with report.yaml): " + e.getMessage(), e);
+                    + "--json, an NCCL debug log, a capture folder or a bundle with report.yaml): " + e.getMessage(), e);
         }
         sweeps.add(fromTests(p, name, env, nodeCount, out, "nccl-tests"));
+        if (out.ncclInfoLines() > 0) { // nccl-tests run with NCCL_DEBUG=INFO: its NCCL lines are a log of the same run
+            NcclLog.parseIfNccl(p).ifPresent(log -> ncclLogs.put(p.toString(), log));
+        }
     }
 
     private static JsonNode readJson(Path p, String text) {
@@ -218,7 +235,7 @@ public final class ResultInputs {
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             com.fasterxml.jackson.core.JsonLocation at = e.getLocation();
             throw new InputException(file + (at == null ? "" : ":" + at.getLineNr()) + ": " + e.getOriginalMessage()
-                    + " (keys: title, example, nodes, sweeps, perftest, ceilings, traffic; see docs/report.md)", e);
+                    + " (keys: title, example, nodes, sweeps, perftest, ceilings, traffic, logs; see docs/report.md)", e);
         } catch (IOException e) {
             throw new InputException(file + ": cannot read (" + e.getMessage() + ")", e);
         }
@@ -247,6 +264,14 @@ public final class ResultInputs {
         }
         for (TrafficEntry t : orEmpty(b.traffic())) {
             traffic.add(new PortTraffic(t.label(), t.txBytes() == null ? Map.of() : t.txBytes(), t.source() == null ? file.toString() : t.source()));
+        }
+        for (String log : orEmpty(b.logs())) {
+            Path p = dir.resolve(log);
+            if (Files.isDirectory(p)) {
+                ncclLogs.putAll(NcclLogSet.read(List.of(p)).logs());
+            } else {
+                ncclLogs.put(p.toString(), NcclLog.parse(p));
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 package io.nccldoctor.reports.results;
 
+import io.nccldoctor.collectives.parse.NcclLog;
 import io.nccldoctor.core.Snapshot;
 import java.util.List;
 
@@ -11,9 +12,11 @@ import java.util.List;
  * @param example   true for the shipped example data, which every renderer labels as such
  * @param createdAt when the report was made (ISO-8601); fixed by tests
  * @param inputs    the inputs as given on the command line
+ * @param ncclLogs  NCCL debug logs by input name: NCCL_DEBUG=INFO output, or the NCCL lines of an nccl-tests output
  */
 public record ResultSet(String title, boolean example, String createdAt, List<String> inputs, List<Snapshot> nodes,
-                        List<Sweep> sweeps, List<Ceiling> ceilings, List<PortTraffic> traffic) {
+                        List<Sweep> sweeps, List<Ceiling> ceilings, List<PortTraffic> traffic,
+                        java.util.Map<String, NcclLog> ncclLogs) {
 
     public ResultSet {
         inputs = List.copyOf(inputs);
@@ -21,6 +24,13 @@ public record ResultSet(String title, boolean example, String createdAt, List<St
         sweeps = List.copyOf(sweeps);
         ceilings = List.copyOf(ceilings);
         traffic = List.copyOf(traffic);
+        ncclLogs = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(ncclLogs));
+    }
+
+    /** Without NCCL debug logs. */
+    public ResultSet(String title, boolean example, String createdAt, List<String> inputs, List<Snapshot> nodes, List<Sweep> sweeps,
+                     List<Ceiling> ceilings, List<PortTraffic> traffic) {
+        this(title, example, createdAt, inputs, nodes, sweeps, ceilings, traffic, java.util.Map.of());
     }
 
     /** The lowest ceiling: what the narrowest link allows. */
