@@ -49,7 +49,7 @@ class NcclLogRulesTest {
         assertThat(roce.findings().get(0).severity()).isEqualTo(Severity.ERROR);
         assertThat(roce.findings().get(0).title()).isEqualTo("1 IB completion error, the first IBV_WC_LOC_PROT_ERR");
         assertThat(codes(judge(fixture("nccl-log-ib-completion-error12-azure.txt")))).containsExactly("NCCL_IB_COMPLETION_ERROR");
-        assertThat(codes(judge(fixture("nccl-log-pytorch-watchdog-allreduce-gb200.txt")))).contains("NCCL_WATCHDOG_TIMEOUT");
+        assertThat(codes(judge(fixture("nccl-log-pytorch-watchdog-allreduce-gb200.txt")))).containsExactly("NCCL_WATCHDOG_TIMEOUT");
         for (String healthy : new String[] {"nccl-log-vllm-ray-2.21.5-ib-gdrdma.txt", "nccl-log-h100-2node-2.26.2-ib-sharp-init.txt",
             "nccl-log-rtx5090-2.29.7-single-gpu-socket.txt"}) {
             assertThat(judge(fixture(healthy)).findings()).as(healthy + ": GDRDMA channels, or one GPU on sockets with no "
