@@ -22,9 +22,8 @@ public final class NcclCompletionError extends NcclLogRule {
                     + "Status 4 or 10 (protection, remote access): GPU Direct RDMA registration: nvidia-peermem or DMA-BUF, and "
                     + "ACS on the PCIe path (`nccl-doctor preflight`).");
 
-    @Override
-    public RuleInfo info() {
-        return INFO;
+    public NcclCompletionError() {
+        super(INFO);
     }
 
     @Override

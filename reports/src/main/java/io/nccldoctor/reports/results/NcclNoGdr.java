@@ -6,7 +6,6 @@ import io.nccldoctor.reports.RuleInfo;
 import io.nccldoctor.reports.Severity;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /** RDMA network channels without GPU Direct RDMA: each transfer staged through host memory. */
@@ -25,22 +24,14 @@ public final class NcclNoGdr extends NcclLogRule {
                     + "a PHB or SYS path is beyond the default level); set NCCL_NET_GDR_LEVEL only when the platform is known "
                     + "to carry peer traffic through the root complex.");
 
-    @Override
-    public RuleInfo info() {
-        return INFO;
+    public NcclNoGdr() {
+        super(INFO);
     }
 
     @Override
     Optional<Finding> judge(String name, NcclLog log) {
-        long plain = 0;
         List<String> evidence = new ArrayList<>();
-        for (Map.Entry<String, Long> t : log.transports().entrySet()) {
-            String transport = t.getKey();
-            if (transport.startsWith("NET/") && !transport.startsWith("NET/Socket") && !transport.contains("/GDRDMA")) {
-                plain += t.getValue();
-                evidence.add(t.getValue() + " channel connections via " + transport);
-            }
-        }
+        long plain = channels(log, t -> t.startsWith("NET/") && !t.startsWith("NET/Socket") && !t.contains("/GDRDMA"), evidence);
         long disabledNics = log.nicGdr().stream().filter(n -> !n.enabled()).count();
         if (plain == 0 && disabledNics == 0) {
             return Optional.empty();

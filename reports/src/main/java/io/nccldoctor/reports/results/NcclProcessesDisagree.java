@@ -26,9 +26,8 @@ public final class NcclProcessesDisagree extends NcclLogRule {
                     + "(`nccl-doctor gdr`) or nvidia-peermem (`nccl-doctor preflight`). When the logs are two jobs on "
                     + "purpose (an A/B), give them to `nccl-doctor compare` instead.");
 
-    @Override
-    public RuleInfo info() {
-        return INFO;
+    public NcclProcessesDisagree() {
+        super(INFO);
     }
 
     @Override

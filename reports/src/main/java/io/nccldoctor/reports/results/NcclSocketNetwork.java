@@ -6,7 +6,6 @@ import io.nccldoctor.reports.RuleInfo;
 import io.nccldoctor.reports.Severity;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /** Network channels over TCP sockets: on a cluster with RDMA NICs, a fallback that caps every collective. */
@@ -22,21 +21,14 @@ public final class NcclSocketNetwork extends NcclLogRule {
             "Check NCCL_IB_DISABLE and NCCL_NET, the IB devices and their ports (`nccl-doctor gdr`, `ibv_devinfo`), "
                     + "NCCL_IB_HCA, and the plugin lines of the log; rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET.");
 
-    @Override
-    public RuleInfo info() {
-        return INFO;
+    public NcclSocketNetwork() {
+        super(INFO);
     }
 
     @Override
     Optional<Finding> judge(String name, NcclLog log) {
-        long socket = 0;
         List<String> evidence = new ArrayList<>();
-        for (Map.Entry<String, Long> t : log.transports().entrySet()) {
-            if (t.getKey().startsWith("NET/Socket")) {
-                socket += t.getValue();
-                evidence.add(t.getValue() + " channel connections via " + t.getKey());
-            }
-        }
+        long socket = channels(log, t -> t.startsWith("NET/Socket"), evidence);
         if (socket == 0) {
             return Optional.empty();
         }

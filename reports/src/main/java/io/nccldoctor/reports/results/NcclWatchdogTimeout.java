@@ -21,9 +21,8 @@ public final class NcclWatchdogTimeout extends NcclLogRule {
             "Compare the last SeqNum of every rank: the lowest one is the rank that stopped. Look for an IB completion "
                     + "error or a NIC event at that time (`nccl-doctor counters`), and rerun with NCCL_DEBUG=INFO.");
 
-    @Override
-    public RuleInfo info() {
-        return INFO;
+    public NcclWatchdogTimeout() {
+        super(INFO);
     }
 
     @Override
