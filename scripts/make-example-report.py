@@ -150,6 +150,39 @@ def main():
     write("perftest-nic-writes-gpu0-mlx5_0.txt", perftest(43.6))
     write("perftest-nic-writes-gpu0-mlx5_1.txt", perftest(43.6))
     ab_sweep()
+    nccl_logs()
+
+
+def nccl_logs():
+    """NCCL_DEBUG=INFO logs of one 3-rank allreduce, one file per process (NCCL_DEBUG_FILE=nccl-logs/nccl.%h.%p.log), in
+    NCCL 2.28.3's wording. node1 and node2 reach their NICs through a PCIe switch and use GPU Direct RDMA; on the Arrow
+    Lake node the GPU-NIC path crosses the CPU (PHB), beyond NCCL's default PXB, so its channels stage through host
+    memory: the field report's GDR-off-by-distance, seen from the job."""
+    folder = os.path.join(OUT, "nccl-logs")
+    if os.path.isdir(folder):
+        shutil.rmtree(folder)
+    os.makedirs(folder)
+    for rank, (host, pid) in enumerate((("node1", 2101), ("node2", 2202), ("arrowlake-ws", 2303))):
+        main, init = "%s:%d:%d [0] NCCL INFO " % (host, pid, pid), "%s:%d:%d [0] NCCL INFO " % (host, pid, pid + 49)
+        gdr = host != "arrowlake-ws"
+        lines = [main + "NCCL version 2.28.3+cuda13.0",
+                 init + "NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE [RO]; OOB enp1s0f0np0:10.0.0.%d<0>" % (rank + 1),
+                 init + "Using network IB",
+                 init + "NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'",
+                 init + "NET/IB : GPU Direct RDMA Enabled for HCA 1 'mlx5_1'",
+                 init + "comm 0x5a1e%02d rank %d nranks 3 cudaDev 0 nvmlDev 0 busId 1000 commId 0x7e57 - Init START" % (rank, rank)]
+        for hca in (0, 1):
+            lines.append(init + ("GPU Direct RDMA Enabled for GPU %d / HCA %d (distance 5 <= 5), read 1 mode Default" % (rank, hca)
+                                 if gdr else "GPU Direct RDMA Disabled for GPU %d / HCA %d (distance 8 > 5)" % (rank, hca)))
+        for channel in range(4):
+            hca = channel % 2
+            via = "NET/IB/%d%s" % (hca, "/GDRDMA" if gdr else "")
+            lines.append(init + "Channel %02d/0 : %d[0] -> %d[0] [send] via %s" % (channel, rank, (rank + 1) % 3, via))
+            lines.append(init + "Channel %02d/0 : %d[0] -> %d[0] [receive] via %s" % (channel, (rank + 2) % 3, rank, via))
+        lines.append(init + "comm 0x5a1e%02d rank %d nranks 3 cudaDev 0 nvmlDev 0 busId 1000 commId 0x7e57 - Init COMPLETE"
+                     % (rank, rank))
+        with open(os.path.join(folder, "nccl.%s.%d.log" % (host, pid)), "w") as f:
+            f.write("\n".join(lines) + "\n")
 
 
 def ab_sweep():

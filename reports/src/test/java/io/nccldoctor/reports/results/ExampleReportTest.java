@@ -48,6 +48,13 @@ class ExampleReportTest {
         assertThat(r.data().narrowest().orElseThrow().busBwGBps()).isCloseTo(7.2, org.assertj.core.data.Offset.offset(0.01));
         Finding asym = r.findings().stream().filter(f -> f.code().equals("GDR_READ_ASYMMETRY")).findFirst().orElseThrow();
         assertThat(asym.title()).contains("43.6 Gbit/s").contains("Arrow Lake");
+        assertThat(r.data().ncclLogs()).hasSize(3);
+        Finding noGdr = r.findings().stream().filter(f -> f.code().equals("NCCL_NO_GDRDMA")).findFirst().orElseThrow();
+        assertThat(noGdr.subject()).as("only the Arrow Lake node's log").endsWith("nccl.arrowlake-ws.2303.log");
+        assertThat(noGdr.evidence()).contains("GPU 2 / NIC 0: distance 8 > 5");
+        Finding disagree = r.findings().stream().filter(f -> f.code().equals("NCCL_PROCESSES_DISAGREE")).findFirst().orElseThrow();
+        assertThat(disagree.evidence().get(0)).startsWith("GPUDirect RDMA on the network channels differs: used in 2 files; not used in ")
+                .contains("nccl.arrowlake-ws.2303.log");
     }
 
     @Test
