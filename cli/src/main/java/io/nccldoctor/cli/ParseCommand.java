@@ -9,11 +9,8 @@ import io.nccldoctor.gdr.PerftestOutput;
 import io.nccldoctor.pcie.SmiTopoMatrix;
 import io.nccldoctor.reports.ParsedText;
 import io.nccldoctor.collectives.parse.NcclLogSet;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -106,7 +103,7 @@ final class ParseCommand implements Callable<Integer> {
         if (files.size() == 1 && TopoSources.STDIN.equals(first.toString())) {
             NcclLog log;
             try {
-                log = NcclLog.parse(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8), 256 << 10), "standard input");
+                log = NcclLog.parse(System.in, "standard input");
             } catch (IOException e) {
                 throw new InputException("parse nccl-log -: cannot read standard input (" + e.getMessage() + ")", e);
             }

@@ -149,9 +149,8 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
         if (!file.getFileName().toString().endsWith(".gz")) {
             return scan(file, Math.min(4, Runtime.getRuntime().availableProcessors()), 64L << 20, SEGMENT);
         }
-        try (BufferedReader in = new BufferedReader(new java.io.InputStreamReader(
-                new java.util.zip.GZIPInputStream(Files.newInputStream(file), 64 << 10), StandardCharsets.UTF_8), 256 << 10)) {
-            return lines(in);
+        try (java.io.InputStream in = new java.util.zip.GZIPInputStream(Files.newInputStream(file), 64 << 10)) {
+            return blocks(java.nio.channels.Channels.newChannel(in)::read, SEGMENT);
         } catch (IOException e) {
             throw new InputException(file + ": cannot read (" + e.getMessage() + ")", e);
         }
@@ -236,25 +235,38 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
         }
     }
 
-    /**
-     * One range [from, to) of a file, which starts and ends at line boundaries (or the file's ends), read into one
-     * heap buffer of {@code segment} bytes at a time, each time up to its last newline (a line longer than the buffer
-     * is judged by its first part, and its tail counts as a line of its own).
-     */
+    /** Where a block's bytes come from: a file range read at positions, or a stream read in order. */
+    private interface Source {
+
+        /** Reads into {@code buf}, from its position up to its limit (which it may lower); -1 at the end. */
+        int read(ByteBuffer buf) throws IOException;
+    }
+
+    /** One range [from, to) of a file, which starts and ends at line boundaries (or the file's ends). */
     private static Builder range(FileChannel ch, long from, long to, int segment) throws IOException {
+        long[] pos = {from};
+        return blocks(buf -> {
+            if (pos[0] >= to) {
+                return -1;
+            }
+            buf.limit((int) Math.min(buf.limit(), buf.position() + (to - pos[0])));
+            int n = ch.read(buf, pos[0]);
+            pos[0] += Math.max(n, 0);
+            return n;
+        }, segment);
+    }
+
+    /**
+     * The bytes of a source read into one buffer of {@code segment} bytes at a time, each time up to its last newline
+     * (a line longer than the buffer is judged by its first part, and its tail counts as a line of its own).
+     */
+    private static Builder blocks(Source source, int segment) throws IOException {
         Builder b = new Builder(true);
         ByteBuffer buf = ByteBuffer.allocateDirect(segment).order(ByteOrder.LITTLE_ENDIAN);
         long[] words = new long[(segment >>> 3) + 3];
-        long pos = from;
         while (true) {
-            int n = 0;
-            if (pos < to) {
-                buf.limit((int) Math.min(buf.capacity(), buf.position() + (to - pos)));
-                n = ch.read(buf, pos);
-                pos += Math.max(n, 0);
-            }
+            boolean last = fill(source, buf);
             int end = buf.position();
-            boolean last = pos >= to || n < 0;
             int cut = end;
             if (!last) {
                 while (cut > 0 && buf.get(cut - 1) != '\n') {
@@ -285,6 +297,31 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
             buf.limit(end).position(cut);
             buf.compact(); // the carried part moves to the front; position = its length
         }
+    }
+
+    /** Reads until the buffer is full (false: more may follow) or the source ends (true). */
+    private static boolean fill(Source source, ByteBuffer buf) throws IOException {
+        buf.limit(buf.capacity());
+        while (buf.position() < buf.limit()) {
+            if (source.read(buf) < 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A log read from a stream (standard input, a decompressed file) with the same block scanner as a file, one pass.
+     *
+     * @throws InputException when it holds no NCCL line
+     */
+    public static NcclLog parse(java.io.InputStream in, String source) throws IOException {
+        return parse(in, source, SEGMENT);
+    }
+
+    /** @param segment the bytes read at once (small in tests, to cross block ends often) */
+    static NcclLog parse(java.io.InputStream in, String source, int segment) throws IOException {
+        return blocks(java.nio.channels.Channels.newChannel(in)::read, segment).finish(source);
     }
 
     /** A log read line by line (standard input, a decompressed file). */

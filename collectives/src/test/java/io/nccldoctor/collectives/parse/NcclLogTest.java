@@ -229,6 +229,7 @@ class NcclLogTest {
             assertThat(NcclLog.parse(file, threads, 1)).as("%d ranges", threads).isEqualTo(one);
             assertThat(NcclLog.parse(file, threads, 1, 4096)).as("%d ranges mapped 4 KiB at a time", threads).isEqualTo(one);
         }
+        assertThat(NcclLog.parse(Files.newInputStream(file), file.toString())).as("read as a stream").isEqualTo(one);
     }
 
     /**
@@ -267,6 +268,8 @@ class NcclLogTest {
             NcclLog lines = NcclLog.parse(new BufferedReader(new StringReader(text.toString())), file.toString());
             assertThat(NcclLog.parse(file, 1, 1)).as("round %d:%n%s", round, text).isEqualTo(lines);
             assertThat(NcclLog.parse(file, 2, 1, 512)).as("round %d in two ranges, 512-byte segments:%n%s", round, text).isEqualTo(lines);
+            assertThat(NcclLog.parse(new java.io.ByteArrayInputStream(text.toString().getBytes(StandardCharsets.UTF_8)), file.toString(), 512))
+                    .as("round %d as a stream, 512-byte segments:%n%s", round, text).isEqualTo(lines);
         }
     }
 }
