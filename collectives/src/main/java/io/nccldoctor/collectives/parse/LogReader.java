@@ -1,0 +1,193 @@
+package io.nccldoctor.collectives.parse;
+
+import io.nccldoctor.core.InputException;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * How a log's bytes reach the parser: a file in 256 KiB blocks of whole lines (one buffer per range, so memory stays
+ * flat), cut at line starts into one range per core (at most four) read in parallel and joined in file order; a
+ * stream (standard input, a .gz file) in the same blocks, in one pass; or lines from a reader.
+ */
+final class LogReader {
+
+    private LogReader() {
+    }
+
+    /**
+     * The bytes read at once, per range: small enough that a block, and the copy of its words, stay in the core's L2
+     * cache between the read and the scan.
+     */
+    static final int SEGMENT = 256 << 10;
+
+    /** A file as the parser reads it: in parallel ranges, or decompressed in one pass when its name ends in .gz. */
+    static LogBuilder read(Path file) {
+        if (!file.getFileName().toString().endsWith(".gz")) {
+            return read(file, Math.min(4, Runtime.getRuntime().availableProcessors()), 64L << 20, SEGMENT);
+        }
+        try (java.io.InputStream in = new java.util.zip.GZIPInputStream(Files.newInputStream(file), 64 << 10)) {
+            return blocks(java.nio.channels.Channels.newChannel(in)::read, SEGMENT);
+        } catch (IOException e) {
+            throw new InputException(file + ": cannot read (" + e.getMessage() + ")", e);
+        }
+    }
+
+    /**
+     * @param threads       the most ranges read at once
+     * @param minRangeBytes below this many bytes per range, fewer ranges are used
+     * @param segment       the bytes read at once per range
+     */
+    static LogBuilder read(Path file, int threads, long minRangeBytes, int segment) {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = ch.size();
+            int parts = (int) Math.max(1, Math.min(threads, size / Math.max(1, minRangeBytes)));
+            long[] starts = new long[parts + 1];
+            starts[parts] = size;
+            for (int k = 1; k < parts; k++) {
+                starts[k] = Math.max(starts[k - 1], lineStartAfter(ch, size * k / parts));
+            }
+            LogBuilder[] builders = new LogBuilder[parts];
+            if (parts == 1) {
+                builders[0] = range(ch, 0, size, segment);
+            } else {
+                IOException[] failed = new IOException[1];
+                Thread[] workers = new Thread[parts];
+                for (int k = 0; k < parts; k++) {
+                    int part = k;
+                    workers[k] = new Thread(() -> {
+                        try {
+                            builders[part] = range(ch, starts[part], starts[part + 1], segment);
+                        } catch (IOException e) {
+                            failed[0] = e;
+                        }
+                    }, "nccl-log-" + k);
+                    workers[k].start();
+                }
+                for (Thread w : workers) {
+                    w.join();
+                }
+                if (failed[0] != null) {
+                    throw failed[0];
+                }
+            }
+            for (int k = 1; k < parts; k++) {
+                builders[0].absorb(builders[k]);
+            }
+            return builders[0];
+        } catch (IOException e) {
+            throw new InputException(file + ": cannot read (" + e.getMessage() + ")", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InputException(file + ": interrupted while reading", e);
+        }
+    }
+
+    /** The first line start at or after {@code p}: just past the first newline at or after p - 1. */
+    private static long lineStartAfter(FileChannel ch, long p) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(64 << 10);
+        for (long at = p - 1; ; at += b.limit()) {
+            b.clear();
+            int n = ch.read(b, at);
+            if (n <= 0) {
+                return ch.size();
+            }
+            for (int i = 0; i < n; i++) {
+                if (b.get(i) == '\n') {
+                    return at + i + 1;
+                }
+            }
+            b.limit(n);
+        }
+    }
+
+    /** Where a block's bytes come from: a file range read at positions, or a stream read in order. */
+    interface Source {
+
+        /** Reads into {@code buf}, from its position up to its limit (which it may lower); -1 at the end. */
+        int read(ByteBuffer buf) throws IOException;
+    }
+
+    /** One range [from, to) of a file, which starts and ends at line boundaries (or the file's ends). */
+    private static LogBuilder range(FileChannel ch, long from, long to, int segment) throws IOException {
+        long[] pos = {from};
+        return blocks(buf -> {
+            if (pos[0] >= to) {
+                return -1;
+            }
+            buf.limit((int) Math.min(buf.limit(), buf.position() + (to - pos[0])));
+            int n = ch.read(buf, pos[0]);
+            pos[0] += Math.max(n, 0);
+            return n;
+        }, segment);
+    }
+
+    /**
+     * The bytes of a source read into one buffer of {@code segment} bytes at a time, each time up to its last newline
+     * (a line longer than the buffer is judged by its first part, and its tail counts as a line of its own).
+     */
+    static LogBuilder blocks(Source source, int segment) throws IOException {
+        LogBuilder b = new LogBuilder(true);
+        ByteBuffer buf = ByteBuffer.allocateDirect(segment).order(ByteOrder.LITTLE_ENDIAN);
+        long[] words = new long[(segment >>> 3) + 3];
+        while (true) {
+            boolean last = fill(source, buf);
+            int end = buf.position();
+            int cut = end;
+            if (!last) {
+                while (cut > 0 && buf.get(cut - 1) != '\n') {
+                    cut--;
+                }
+                if (cut == 0 && end == buf.capacity()) {
+                    cut = end; // a line longer than the buffer
+                }
+            }
+            // The words are scanned from a long[]: plain array loads, which even the interpreter and the first JIT
+            // tier run fast, where each ByteBuffer.getLong is a chain of calls until the last tier has inlined it.
+            int whole = cut >>> 3;
+            buf.duplicate().position(0).limit(whole << 3).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(words, 0, whole);
+            if ((cut & 7) != 0) {
+                long tail = 0;
+                for (int k = cut - 1; k >= whole << 3; k--) {
+                    tail = tail << 8 | (buf.get(k) & 0xFF);
+                }
+                words[whole] = tail;
+            }
+            int count = (cut + 7) >>> 3;
+            words[count] = 0;
+            words[count + 1] = 0;
+            b.acceptBlock(buf, words, cut);
+            if (last) {
+                return b;
+            }
+            buf.limit(end).position(cut);
+            buf.compact(); // the carried part moves to the front; position = its length
+        }
+    }
+
+    /** Reads until the buffer is full (false: more may follow) or the source ends (true). */
+    private static boolean fill(Source source, ByteBuffer buf) throws IOException {
+        buf.limit(buf.capacity());
+        while (buf.position() < buf.limit()) {
+            if (source.read(buf) < 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Lines from a reader, each handed to the message half whole: the reference the block scanner is tested against. */
+    static LogBuilder lines(BufferedReader in) throws IOException {
+        LogBuilder b = new LogBuilder(false);
+        for (String line = in.readLine(); line != null; line = in.readLine()) {
+            b.lines++;
+            b.accept(line);
+        }
+        return b;
+    }
+}
