@@ -532,6 +532,23 @@ class CliTest {
         assertThat(folderAsTable.err()).contains("is a folder; give a file");
     }
 
+    /** TUNING lines: each collective's choices by size, consecutive sizes with one choice joined. */
+    @Test
+    void parseNcclLogJoinsTuningChoicesIntoSizeRanges() throws Exception {
+        StringBuilder text = new StringBuilder("n1:1:1 [0] NCCL INFO NCCL version 2.27.5+cuda12.9\n");
+        for (long size = 8; size <= (1 << 20); size *= 8) {
+            text.append("n1:1:2 [0] NCCL INFO AllReduce: ").append(size).append(" Bytes -> Algo RING proto ")
+                    .append(size < 65536 ? "LL" : "SIMPLE").append(" channel{Lo..Hi}={0..1}\n");
+        }
+        text.append("n1:1:2 [0] NCCL INFO 4096 Bytes -> Algo 0 proto 1 time 12.5\n");
+        Path log = tmp.resolve("tuning.log");
+        Files.writeString(log, text);
+        Run r = run("parse", "nccl-log", log.toString());
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("  tuning AllReduce: RING/LL 8 B to 32 KiB (5 calls), RING/SIMPLE 256 KiB (1 call)\n")
+                .contains("  tuning (collective not logged): TREE/LL128 4 KiB (1 call)\n");
+    }
+
     /** The native run's NCCL logs: a line per process, and the rank that fell back to sockets named. */
     @Test
     void runLogsTextNamesTheProcessThatDisagrees() throws Exception {

@@ -6,6 +6,9 @@ import io.nccldoctor.collectives.parse.NcclTestsOutput;
 import io.nccldoctor.gdr.PerftestOutput;
 import io.nccldoctor.pcie.NcclPathTypes;
 import io.nccldoctor.pcie.SmiTopoMatrix;
+import io.nccldoctor.reports.chart.SizeLabels;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -90,6 +93,7 @@ public final class ParsedText {
         log.transports().forEach((t, n) -> out.append("  channels via ").append(t).append(": ").append(n).append('\n'));
         log.communicatorSizes().forEach((n, c) -> out.append("  communicators of ").append(n).append(" ranks initialised: ").append(c).append('\n'));
         log.algorithms().forEach((a, n) -> out.append("  algorithm/protocol ").append(a).append(": ").append(n).append('\n'));
+        tuningRanges(log.tuning()).forEach(t -> out.append("  tuning ").append(t).append('\n'));
         for (NcclLog.GdrLine g : log.gdr()) {
             out.append("  GDR ").append(g.enabled() ? "enabled" : "disabled").append(" for GPU ").append(g.gpu()).append(" / HCA ")
                     .append(g.hca()).append(": distance ").append(g.distance()).append(' ').append(g.relation()).append(' ')
@@ -118,6 +122,36 @@ public final class ParsedText {
         log.watchdogTimeouts().forEach(w -> out.append("  watchdog: ").append(w).append('\n'));
         log.differences().forEach(d -> out.append("DIFFERS between processes: ").append(d).append('\n'));
         return out.toString();
+    }
+
+    /**
+     * NCCL's choices by size, a line per collective: "AllReduce: RING/LL 8 B to 64 KiB (120 calls), RING/SIMPLE 128 KiB to
+     * 1 GiB (40 calls)", consecutive sizes with the same algorithm and protocol joined.
+     */
+    static List<String> tuningRanges(List<NcclLog.Tuning> tuning) {
+        Map<String, List<NcclLog.Tuning>> byCollective = new java.util.LinkedHashMap<>();
+        tuning.forEach(t -> byCollective.computeIfAbsent(t.collective().orElse("(collective not logged)"), k -> new ArrayList<>()).add(t));
+        List<String> lines = new ArrayList<>();
+        byCollective.forEach((collective, choices) -> {
+            List<String> ranges = new ArrayList<>();
+            int i = 0;
+            while (i < choices.size()) {
+                NcclLog.Tuning first = choices.get(i);
+                long calls = 0;
+                int j = i;
+                while (j < choices.size() && choices.get(j).algorithm().equals(first.algorithm())
+                        && choices.get(j).protocol().equals(first.protocol())) {
+                    calls += choices.get(j).count();
+                    j++;
+                }
+                long last = choices.get(j - 1).bytes();
+                ranges.add(first.algorithm() + "/" + first.protocol() + " " + SizeLabels.format(first.bytes())
+                        + (last == first.bytes() ? "" : " to " + SizeLabels.format(last)) + " (" + calls + (calls == 1 ? " call)" : " calls)"));
+                i = j;
+            }
+            lines.add(collective + ": " + String.join(", ", ranges));
+        });
+        return lines;
     }
 
     /** One log in a line: "NCCL 2.27.5, Using network IB, 32 via NET/IB/0/GDRDMA". */

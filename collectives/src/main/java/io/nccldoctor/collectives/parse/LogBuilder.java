@@ -42,6 +42,9 @@ final class LogBuilder extends BlockScanner {
     final Set<String> gdrSeen = new LinkedHashSet<>();
     final Map<Integer, Long> comms = new TreeMap<>();
     final Map<String, Long> algorithms = new LinkedHashMap<>();
+    /** Tuning choices by collective, size, algorithm and protocol; at most {@link #TUNING_KEEP} of them. */
+    final Map<String, NcclLog.Tuning> tuning = new LinkedHashMap<>();
+    private static final int TUNING_KEEP = 4096;
     long warnings;
     final List<String> firstWarnings = new ArrayList<>();
     final List<IbError> ibErrors = new ArrayList<>();
@@ -264,6 +267,16 @@ final class LogBuilder extends BlockScanner {
                 n.noModule(), kept(line)))));
     }
 
+    /** Counts a tuning choice; a new one past the limit is dropped (a log of thousands of sizes keeps the first). */
+    private void addTuning(NcclLog.Tuning t) {
+        NcclLog.Tuning seen = tuning.get(t.key());
+        if (seen != null) {
+            tuning.put(t.key(), seen.plus(t.count()));
+        } else if (tuning.size() < TUNING_KEEP) {
+            tuning.put(t.key(), t);
+        }
+    }
+
     /** Each NIC's support line once (every process prints it), at most 64. */
     private void addNicGdr(NicGdr n) {
         boolean seen = nicGdr.stream().anyMatch(o -> o.net().equals(n.net()) && o.index() == n.index() && o.hca().equals(n.hca())
@@ -290,6 +303,12 @@ final class LogBuilder extends BlockScanner {
     }
 
     private void algorithm(String line) {
+        Optional<NcclLog.Tuning> choice = line.contains(" Bytes -> Algo ") ? LogMessages.tuning(line) : Optional.empty();
+        if (choice.isPresent()) { // a tuning line: its enums named, whatever the version printed
+            addTuning(choice.get());
+            algorithms.merge(choice.get().algorithm() + "/" + choice.get().protocol(), 1L, Long::sum);
+            return;
+        }
         Matcher m = ALGO.matcher(line);
         if (m.find()) {
             algorithms.merge(m.group(1) + "/" + m.group(2), 1L, Long::sum);
@@ -331,6 +350,7 @@ final class LogBuilder extends BlockScanner {
         acsHint |= o.acsHint;
         o.comms.forEach((k, v) -> comms.merge(k, v, Long::sum));
         o.algorithms.forEach((k, v) -> algorithms.merge(k, v, Long::sum));
+        o.tuning.values().forEach(this::addTuning);
         warnings += o.warnings;
         firstWarnings.addAll(o.firstWarnings.subList(0, Math.min(o.firstWarnings.size(), KEEP - firstWarnings.size())));
         ibErrors.addAll(o.ibErrors.subList(0, Math.min(o.ibErrors.size(), KEEP - ibErrors.size())));
@@ -346,7 +366,10 @@ final class LogBuilder extends BlockScanner {
             byProcess.put(key, p.build());
             facts.put(key, Agreement.Facts.of(p.versions, p.networks, p.netTransports));
         });
-        return new NcclLog(lines, ncclLines, versions, networks, transports, gdr, comms, algorithms, nicGdr, warnings,
+        List<NcclLog.Tuning> chosen = new ArrayList<>(tuning.values());
+        chosen.sort(java.util.Comparator.comparing((NcclLog.Tuning t) -> t.collective().orElse("")).thenComparingLong(NcclLog.Tuning::bytes)
+                .thenComparing(NcclLog.Tuning::algorithm).thenComparing(NcclLog.Tuning::protocol));
+        return new NcclLog(lines, ncclLines, versions, networks, transports, gdr, comms, algorithms, chosen, nicGdr, warnings,
                 firstWarnings, ibErrors, acsHint, watchdog, java.util.Collections.unmodifiableMap(byProcess), Agreement.differences(facts, "processes"));
     }
 }

@@ -241,6 +241,78 @@ final class LogMessages {
         return host < pid ? Optional.of(line.substring(host, tid)) : Optional.empty();
     }
 
+    /**
+     * {@code (?:(\w+): )?(\d+) Bytes -> Algo (\w+) proto (\w+)}: NCCL's choice for one collective call, "AllReduce: 1048576
+     * Bytes -> Algo RING proto SIMPLE channel{Lo..Hi}={0..3}" (NCCL_DEBUG_SUBSYS=TUNING, rank 0), or the older "1048576
+     * Bytes -> Algo 1 proto 2 time 33.4" without the collective and with the numbers of NCCL's enums.
+     */
+    static Optional<NcclLog.Tuning> tuning(String line) {
+        String arrow = " Bytes -> Algo ";
+        for (int at = line.indexOf(arrow); at >= 0; at = line.indexOf(arrow, at + 1)) {
+            int digits = at;
+            while (digits > 0 && isDigit(line.charAt(digits - 1))) {
+                digits--;
+            }
+            int algo = at + arrow.length();
+            int algoEnd = word(line, algo);
+            if (digits == at || at - digits > 18 || algoEnd == algo || !line.startsWith(" proto ", algoEnd)) {
+                continue;
+            }
+            int proto = algoEnd + " proto ".length();
+            int protoEnd = word(line, proto);
+            if (protoEnd == proto) {
+                continue;
+            }
+            int name = digits - 2;
+            while (name > 0 && isWord(line.charAt(name - 1))) {
+                name--;
+            }
+            io.nccldoctor.core.Fact<String> collective = digits >= 3 && line.startsWith(": ", digits - 2) && name < digits - 2
+                    ? io.nccldoctor.core.Fact.of(line.substring(name, digits - 2))
+                    : io.nccldoctor.core.Fact.absent("not on the line (NCCL before 2.19 names no collective)");
+            return Optional.of(new NcclLog.Tuning(collective, Long.parseLong(line.substring(digits, at)),
+                    algorithm(line.substring(algo, algoEnd)), protocol(line.substring(proto, protoEnd)), 1));
+        }
+        return Optional.empty();
+    }
+
+    /** NCCL_ALGO_* as a name: the older tuning line prints the enum's number (0 TREE, 1 RING; the rest changed over time). */
+    private static String algorithm(String printed) {
+        return switch (printed) {
+            case "0" -> "TREE";
+            case "1" -> "RING";
+            default -> printed.chars().allMatch(LogMessages::isDigit) ? "algorithm " + printed : printed;
+        };
+    }
+
+    /** NCCL_PROTO_*: 0 LL, 1 LL128, 2 SIMPLE in every version. */
+    private static String protocol(String printed) {
+        return switch (printed) {
+            case "0" -> "LL";
+            case "1" -> "LL128";
+            case "2" -> "SIMPLE";
+            default -> printed;
+        };
+    }
+
+    private static boolean isDigit(int c) {
+        return c >= '0' && c <= '9';
+    }
+
+    /** {@code \w}: ASCII letters, digits and '_'. */
+    private static boolean isWord(int c) {
+        return isDigit(c) || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_';
+    }
+
+    /** The end of the {@code \w} characters that start at {@code from}. */
+    private static int word(String line, int from) {
+        int k = from;
+        while (k < line.length() && isWord(line.charAt(k))) {
+            k++;
+        }
+        return k;
+    }
+
     /** Where {@code $} matches without MULTILINE: the end, or before a line terminator that ends the input. */
     private static boolean atEnd(String line, int at) {
         int n = line.length();

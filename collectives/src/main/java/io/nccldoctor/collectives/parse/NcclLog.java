@@ -20,14 +20,30 @@ import java.util.Set;
  * that holds several processes (a job's combined output: NCCL prefixes each line with host:pid:tid) keeps, per
  * process, what the processes of one job should agree on, and says where they do not ({@link Agreement}).
  *
+ * @param tuning      per collective and size, the algorithm and protocol NCCL chose (TUNING lines), by size
  * @param acsHint     NCCL printed its hint that ACS is enabled and breaks GPU Direct RDMA (net_ib, after a completion error)
  * @param processes   per process ("node01:4242", from the lines' prefix), in the order they first appear
  * @param differences where the processes disagree (none for a one-process log)
  */
 public record NcclLog(long lines, long ncclLines, Set<String> versions, List<String> networks, Map<String, Long> transports,
-                      List<GdrLine> gdr, Map<Integer, Long> communicatorSizes, Map<String, Long> algorithms,
+                      List<GdrLine> gdr, Map<Integer, Long> communicatorSizes, Map<String, Long> algorithms, List<Tuning> tuning,
                       List<NicGdr> nicGdr, long warnings, List<String> firstWarnings, List<IbError> ibErrors, boolean acsHint,
                       List<String> watchdogTimeouts, Map<String, Process> processes, List<String> differences) {
+
+    /**
+     * NCCL's algorithm and protocol for calls of one collective and size (NCCL_DEBUG_SUBSYS=TUNING), and how many
+     * calls it logged so.
+     */
+    public record Tuning(io.nccldoctor.core.Fact<String> collective, long bytes, String algorithm, String protocol, long count) {
+
+        Tuning plus(long calls) {
+            return new Tuning(collective, bytes, algorithm, protocol, count + calls);
+        }
+
+        String key() {
+            return collective.orElse("") + "|" + bytes + "|" + algorithm + "|" + protocol;
+        }
+    }
 
     /**
      * What one process logged that the processes of a job should agree on.

@@ -18,6 +18,7 @@ class LogMessagesTest {
             "GPU Direct RDMA (Disabled|Enabled) for GPU (\\S+) / HCA (\\S+) \\(distance (\\d+) ([<>]=?) (\\d+)\\)");
     private static final Pattern GDR_229 = Pattern.compile("GPU Direct RDMA (Disabled|Enabled) for GPU/(\\S+) \\(rank \\d+\\) - "
             + "NET/(\\S+) \\((?: using PXN via GPU/\\S+, )?distance (\\d+) ([<>]=?) (\\d+)[,)]");
+    private static final Pattern TUNING = Pattern.compile("(?:(\\w+): )?(\\d+) Bytes -> Algo (\\w+) proto (\\w+)");
     private static final Pattern NIC_GDR = Pattern.compile(
             "NET/(\\S+) : GPU Direct RDMA (Enabled|Disabled) for HCA (\\d+) '([^']*)'( \\(no module\\))?");
     private static final Pattern NET = Pattern.compile("NCCL INFO (NET/\\S+ : Using .*|Using network \\S+.*|NET/Plugin.*)$");
@@ -61,6 +62,18 @@ class LogMessagesTest {
     }
 
     @Test
+    void tuningLinesOfBothGenerations() {
+        NcclLog.Tuning named = LogMessages.tuning("h:1:2 [0] NCCL INFO AllReduce: 1048576 Bytes -> Algo RING proto SIMPLE "
+                + "channel{Lo..Hi}={0..3}").orElseThrow();
+        assertThat(named.collective().get()).isEqualTo("AllReduce");
+        assertThat(named.bytes()).isEqualTo(1048576);
+        assertThat(named.algorithm() + "/" + named.protocol()).isEqualTo("RING/SIMPLE");
+        NcclLog.Tuning numbered = LogMessages.tuning("h:1:2 [0] NCCL INFO 4096 Bytes -> Algo 0 proto 1 time 12.5").orElseThrow();
+        assertThat(numbered.collective().isValue()).isFalse();
+        assertThat(numbered.algorithm() + "/" + numbered.protocol()).as("the enums' numbers named").isEqualTo("TREE/LL128");
+    }
+
+    @Test
     void processFromTheLinePrefixWhereverALauncherPutIt() {
         String[][] cases = {
             {"node01:4242:4300 [0] NCCL INFO x", "node01:4242"},
@@ -74,6 +87,15 @@ class LogMessagesTest {
             int nccl = c[0].indexOf("NCCL ");
             assertThat(LogMessages.process(c[0], nccl).orElse("")).as("process of [%s]", c[0]).isEqualTo(c[1]);
         }
+    }
+
+    /** What the reader names an enum's number: the i-th name for "i", "algorithm i" past them, the text itself otherwise. */
+    private static String named(String printed, String... names) {
+        if (!printed.chars().allMatch(Character::isDigit) || printed.chars().anyMatch(c -> c > '9')) {
+            return printed;
+        }
+        int n = Integer.parseInt(printed.length() > 9 ? "99" : printed);
+        return n < names.length && printed.length() == 1 ? names[n] : names.length == 2 ? "algorithm " + printed : printed;
     }
 
     /**
@@ -94,14 +116,17 @@ class LogMessagesTest {
             {"h:1:2 [0] ", "NCCL INFO ", "GPU Direct RDMA ", "Enabled", " for GPU/", "0-110592", " (rank ", "3", ") - NET/", "0-1", " (",
                 " using PXN via GPU/", "0-118784,", " ", "distance ", "5", " <= ", "6", ", read 1, mode Default)"},
             {"h:1:2 [0] ", "NCCL INFO ", "NET/", "IB", " : GPU Direct RDMA ", "Disabled", " for HCA ", "0", " '", "mlx5_0", "'",
-                " (no module)"}};
+                " (no module)"},
+            {"h:1:2 [0] ", "NCCL INFO ", "AllReduce", ": ", "1048576", " Bytes -> Algo ", "RING", " proto ", "SIMPLE", " channel{Lo..Hi}={0..3}"},
+            {"h:1:2 [0] ", "NCCL INFO ", "4096", " Bytes -> Algo ", "1", " proto ", "2", " time 12.5"}};
         String[] pieces = {"NCCL version ", "NCCL version", "2", "27", ".", "5", "nranks ", "nranks", "16", " ", "Init COMPLETE",
             "Init COMPLET", "GPU Direct RDMA ", "Disabled", "Enabled", " for GPU ", " / HCA ", "mlx5_0", " (distance ", " >= ",
             " <= ", " < ", ">", "=", ")", "(", "NCCL INFO ", "NCCL INFO", "NET/", " : Using ", "Using network ", "NET/Plugin", "\t",
             "\r", "\n", "\u0085", "\u2028", "\u000B", "x", "\r\n", "é", "99999", ",", " (", "GPU/", " (rank ", ") - NET/",
-            " using PXN via GPU/", "distance ", " : GPU Direct RDMA ", " for HCA ", "'", " (no module)"};
+            " using PXN via GPU/", "distance ", " : GPU Direct RDMA ", " for HCA ", "'", " (no module)", ": ", " Bytes -> Algo ",
+            " proto ", "_", "ALL-"};
         Random random = new Random(7);
-        int[] matched = new int[6];
+        int[] matched = new int[7];
         for (int round = 0; round < 100_000; round++) {
             java.util.List<String> tokens = new java.util.ArrayList<>(java.util.List.of(templates[random.nextInt(templates.length)]));
             for (int m = random.nextInt(4); m > 0; m--) {
@@ -147,8 +172,15 @@ class LogMessagesTest {
             matched[3] += net ? 1 : 0;
             matched[4] += nic ? 1 : 0;
             matched[5] += gdr && !classic ? 1 : 0;
+            Matcher tu = TUNING.matcher(line);
+            boolean tuning = tu.find() && tu.group(2).length() <= 18; // a size past a long is no match (the class comment says so)
+            Optional<String> tuned = LogMessages.tuning(line).map(t -> t.collective().orElse("-") + " " + t.bytes() + " " + t.algorithm()
+                    + " " + t.protocol());
+            assertThat(tuned).as("tuning of [%s]", line).isEqualTo(tuning ? Optional.of((tu.group(1) == null ? "-" : tu.group(1)) + " "
+                    + Long.parseLong(tu.group(2)) + " " + named(tu.group(3), "TREE", "RING") + " " + named(tu.group(4), "LL", "LL128", "SIMPLE")) : Optional.empty());
+            matched[6] += tuning ? 1 : 0;
         }
         assertThat(java.util.Arrays.stream(matched).boxed().toList()).as("each kind must match often and fail often, or the comparison proves little (version, nranks, "
-                + "GDR, network, NIC GDR, GDR of 2.29): " + java.util.Arrays.toString(matched)).allSatisfy(k -> assertThat(k).isBetween(3_000, 50_000));
+                + "GDR, network, NIC GDR, GDR of 2.29, tuning): " + java.util.Arrays.toString(matched)).allSatisfy(k -> assertThat(k).isBetween(3_000, 50_000));
     }
 }

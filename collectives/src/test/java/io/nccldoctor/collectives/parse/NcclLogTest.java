@@ -75,6 +75,28 @@ class NcclLogTest {
         assertThat(log.acsHint()).isFalse();
     }
 
+    /** NCCL_DEBUG_SUBSYS=TUNING: rank 0's choice per call, counted per collective, size, algorithm and protocol. */
+    @Test
+    void tuningChoicesPerSize(@TempDir Path dir) throws IOException {
+        StringBuilder text = new StringBuilder("n1:1:1 [0] NCCL INFO NCCL version 2.27.5+cuda12.9\n");
+        for (int call = 0; call < 3; call++) {
+            for (long size = 8; size <= (1 << 20); size *= 8) {
+                String choice = size < 65536 ? "Algo RING proto LL" : "Algo RING proto SIMPLE";
+                text.append("n1:1:2 [0] NCCL INFO AllReduce: ").append(size).append(" Bytes -> ").append(choice)
+                        .append(" channel{Lo..Hi}={0..1}\n");
+            }
+        }
+        text.append("n1:1:2 [0] NCCL INFO AllGather: 4096 Bytes -> Algo RING proto LL128 channel{Lo..Hi}={0..0}\n");
+        Path file = dir.resolve("tuning.log");
+        Files.writeString(file, text);
+        NcclLog log = NcclLog.parse(file);
+        assertThat(log).isEqualTo(NcclLog.parse(new BufferedReader(new StringReader(text.toString())), file.toString()));
+        assertThat(log.tuning()).extracting(t -> t.collective().get() + " " + t.bytes() + " " + t.algorithm() + "/" + t.protocol()
+                + " x" + t.count()).containsExactly("AllGather 4096 RING/LL128 x1", "AllReduce 8 RING/LL x3", "AllReduce 64 RING/LL x3",
+                "AllReduce 512 RING/LL x3", "AllReduce 4096 RING/LL x3", "AllReduce 32768 RING/LL x3", "AllReduce 262144 RING/SIMPLE x3");
+        assertThat(log.algorithms()).containsEntry("RING/LL", 15L);
+    }
+
     /** NCCL's own hint after a completion error that ACS breaks GPU Direct RDMA (reference/nccl-internals.md §4.5). */
     @Test
     void acsHintIsKept(@TempDir Path dir) throws IOException {
