@@ -44,7 +44,7 @@ abstract class BlockScanner {
     /** 'v' in every byte, and " via " in the low five bytes of a little-endian word. */
     private static final long VS = 0x7676767676767676L;
     private static final long SPACE_VIA = word(" via \0\0\0") & 0xFF_FFFF_FFFFL;
-    private static final byte[] WATCHDOG = "Watchdog caught".getBytes(StandardCharsets.ISO_8859_1);
+    static final byte[] WATCHDOG = "Watchdog caught".getBytes(StandardCharsets.ISO_8859_1);
 
     /** 0x80 in each byte of x that is zero, 0 elsewhere (exact: no false positives from borrows). */
     private static long zeroBytes(long x) {
@@ -62,7 +62,7 @@ abstract class BlockScanner {
     /** The block being read: its bytes, the same bytes as little-endian words (zero past len), and its length. */
     ByteBuffer buf;
     private long[] words;
-    private int len;
+    int len;
     /** The last newline before the current word, and the start of the last line already read, in acceptBlock. */
     private int lastNewline;
     private int handled;
@@ -174,6 +174,9 @@ abstract class BlockScanner {
                         ncclLines++; // a per-operation line: nothing in it for this parser
                         return true;
                     }
+                    if (byteAt(c) == ':' && tuning(start, at, c)) {
+                        return true;
+                    }
                     break;
                 }
             }
@@ -210,7 +213,7 @@ abstract class BlockScanner {
     }
 
     /** The byte at {@code at}, from the block's words (the first JIT tier inlines this; ByteBuffer.get it calls). */
-    private byte byteAt(int at) {
+    byte byteAt(int at) {
         return (byte) (words[at >>> 3] >>> ((at & 7) << 3));
     }
 
@@ -289,7 +292,7 @@ abstract class BlockScanner {
         return true;
     }
 
-    private static boolean regionMatches(ByteBuffer buf, int len, int at, byte[] what) {
+    static boolean regionMatches(ByteBuffer buf, int len, int at, byte[] what) {
         if (at + what.length > len) {
             return false;
         }
@@ -301,7 +304,7 @@ abstract class BlockScanner {
         return true;
     }
 
-    private static int indexOf(ByteBuffer buf, int from, int to, byte[] what) {
+    static int indexOf(ByteBuffer buf, int from, int to, byte[] what) {
         for (int k = from; k + what.length <= to; k++) {
             if (buf.get(k) == what[0] && regionMatches(buf, to, k, what)) {
                 return k;
@@ -318,4 +321,10 @@ abstract class BlockScanner {
      * {@code transportKeys.get(key)}.
      */
     abstract void netChannel(int key, int start, int nccl);
+
+    /**
+     * Takes the line that starts at {@code start} ("NCCL" at {@code nccl}, its first ':' after "NCCL INFO " at
+     * {@code colon}) when it is a tuning line and nothing else; false leaves it to {@link #accept}.
+     */
+    abstract boolean tuning(int start, int nccl, int colon);
 }

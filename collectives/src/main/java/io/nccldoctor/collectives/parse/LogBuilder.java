@@ -172,7 +172,7 @@ final class LogBuilder extends BlockScanner {
                 return;
             }
         }
-        if (line.contains("ACS is enabled")) { // "HINT: In many cases this error occurs when ACS is enabled which would break …"
+        if (first >= 0 && line.contains("ACS is enabled")) { // NCCL's "HINT: In many cases this error occurs when ACS is enabled …"
             acsHint = true;
         }
         if (line.contains("Watchdog caught collective operation timeout")) {
@@ -267,6 +267,124 @@ final class LogBuilder extends BlockScanner {
                 n.noModule(), kept(line)))));
     }
 
+    /**
+     * Tuning lines read from bytes, by the text from the collective to the protocol ("AllReduce: 1048576 Bytes -> Algo
+     * RING proto SIMPLE"): a string per line and a map lookup, where the line path costs a dozen searches of the line.
+     * The first time a text is seen it is read and its choice registered in order; the counts are added at the end.
+     */
+    private final Map<String, long[]> tuningSpans = new java.util.HashMap<>();
+    private final Map<String, NcclLog.Tuning> spanChoices = new java.util.HashMap<>();
+    private static final byte[] ACS = "ACS is enabled".getBytes(StandardCharsets.ISO_8859_1);
+    private static final byte[] BYTES_ALGO = " Bytes -> Algo ".getBytes(StandardCharsets.ISO_8859_1);
+    private static final byte[] PROTO = " proto ".getBytes(StandardCharsets.ISO_8859_1);
+    private static final byte[] CHANNELS = " channel{Lo..Hi}={".getBytes(StandardCharsets.ISO_8859_1);
+    private static final byte[] COMM = " comm 0x".getBytes(StandardCharsets.ISO_8859_1);
+
+    /**
+     * Only the whole canonical line, "NCCL INFO AllReduce: 1048576 Bytes -> Algo RING proto SIMPLE channel{Lo..Hi}={0..3}"
+     * with an optional " comm 0x…", and a prefix without a watchdog or ACS text: then the line path would find exactly
+     * this tuning choice and nothing else.
+     */
+    @Override
+    boolean tuning(int start, int nccl, int colon) {
+        int name = nccl + "NCCL INFO ".length();
+        int p = colon + 2;
+        if (colon == name || !allWord(name, colon) || byteAt(colon + 1) != ' ') {
+            return false;
+        }
+        int digits = p;
+        while (p < len && Character.isDigit(byteAt(p))) {
+            p++;
+        }
+        if (p == digits || p - digits > 18 || !regionMatches(buf, len, p, BYTES_ALGO)) {
+            return false;
+        }
+        int algo = p + BYTES_ALGO.length;
+        p = wordEnd(algo);
+        if (p == algo || !regionMatches(buf, len, p, PROTO)) {
+            return false;
+        }
+        int proto = p + PROTO.length;
+        int spanEnd = wordEnd(proto);
+        if (spanEnd == proto || !regionMatches(buf, len, spanEnd, CHANNELS)) {
+            return false;
+        }
+        p = numberEnd(spanEnd + CHANNELS.length);
+        if (p < 0 || byteAt(p) != '.' || byteAt(p + 1) != '.' || (p = numberEnd(p + 2)) < 0 || byteAt(p) != '}') {
+            return false;
+        }
+        p++;
+        if (regionMatches(buf, len, p, COMM)) {
+            int hex = p + COMM.length;
+            p = hex;
+            while (p < len && Character.digit(byteAt(p), 16) >= 0) {
+                p++;
+            }
+            if (p == hex) {
+                return false;
+            }
+        }
+        if (p < len && byteAt(p) != '\n' || indexOf(buf, start, nccl, WATCHDOG) >= 0 || indexOf(buf, start, nccl, ACS) >= 0) {
+            return false;
+        }
+        byte[] bytes = new byte[spanEnd - name];
+        buf.get(name, bytes);
+        String span = new String(bytes, StandardCharsets.ISO_8859_1);
+        long[] calls = tuningSpans.get(span);
+        if (calls == null) {
+            calls = new long[1];
+            tuningSpans.put(span, calls);
+            NcclLog.Tuning t = LogMessages.tuning(span).orElseThrow(); // the shape was just checked
+            spanChoices.put(span, t);
+            addTuning(new NcclLog.Tuning(t.collective(), t.bytes(), t.algorithm(), t.protocol(), 0));
+            algorithms.putIfAbsent(t.algorithm() + "/" + t.protocol(), 0L);
+        }
+        calls[0]++;
+        ncclLines++;
+        return true;
+    }
+
+    private boolean allWord(int from, int to) {
+        for (int k = from; k < to; k++) {
+            if (!word(byteAt(k))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private int wordEnd(int from) {
+        int k = from;
+        while (k < len && word(byteAt(k))) {
+            k++;
+        }
+        return k;
+    }
+
+    /** The end of the digits at {@code from}, or -1 when there are none. */
+    private int numberEnd(int from) {
+        int k = from;
+        while (k < len && Character.isDigit(byteAt(k))) {
+            k++;
+        }
+        return k == from ? -1 : k;
+    }
+
+    private static boolean word(byte c) {
+        return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_';
+    }
+
+    /** Adds the calls counted from bytes to their choices (kept or dropped as when they were first seen). */
+    private void foldTuningSpans() {
+        tuningSpans.forEach((span, calls) -> {
+            NcclLog.Tuning t = spanChoices.get(span);
+            addTuning(new NcclLog.Tuning(t.collective(), t.bytes(), t.algorithm(), t.protocol(), calls[0]));
+            algorithms.merge(t.algorithm() + "/" + t.protocol(), calls[0], Long::sum);
+        });
+        tuningSpans.clear();
+        spanChoices.clear();
+    }
+
     /** Counts a tuning choice; a new one past the limit is dropped (a log of thousands of sizes keeps the first). */
     private void addTuning(NcclLog.Tuning t) {
         NcclLog.Tuning seen = tuning.get(t.key());
@@ -329,6 +447,8 @@ final class LogBuilder extends BlockScanner {
 
     /** Adds what a later range of the same file found, keeping file order and the limits on examples. */
     void absorb(LogBuilder o) {
+        foldTuningSpans();
+        o.foldTuningSpans();
         foldTransports();
         o.foldTransports();
         lines += o.lines;
@@ -366,6 +486,7 @@ final class LogBuilder extends BlockScanner {
             byProcess.put(key, p.build());
             facts.put(key, Agreement.Facts.of(p.versions, p.networks, p.netTransports));
         });
+        foldTuningSpans();
         List<NcclLog.Tuning> chosen = new ArrayList<>(tuning.values());
         chosen.sort(java.util.Comparator.comparing((NcclLog.Tuning t) -> t.collective().orElse("")).thenComparingLong(NcclLog.Tuning::bytes)
                 .thenComparing(NcclLog.Tuning::algorithm).thenComparing(NcclLog.Tuning::protocol));

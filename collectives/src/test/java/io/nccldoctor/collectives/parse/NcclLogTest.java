@@ -270,6 +270,10 @@ class NcclLogTest {
                 + "comm 0x5566 [nranks=16] stream 0x55aa",
             "NCCL INFO Channel 02/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA NCCL INFO x NCCL WARN y",
             "NCCL INFO GPU Direct RDMA Disabled for GPU 1 / HCA 0 (distance 8 > 5)", "n1:11:12 [0] ", "n2:21:22 [1] ",
+            "NCCL INFO AllReduce: 1048576 Bytes -> Algo RING proto SIMPLE channel{Lo..Hi}={0..3}",
+            "NCCL INFO AllGather: 4096 Bytes -> Algo RING proto LL channel{Lo..Hi}={0..0} comm 0x55aa",
+            "NCCL INFO AllReduce: 1048576 Bytes -> Algo RING proto SIMPLE channel{Lo..Hi}={0..", "NCCL INFO 64 Bytes -> Algo 1 proto 0",
+            "Watchdog caught ACS is enabled ",
             "[1,0]<stdout>:n3:31:32 [2] ", "n1:11:13 [3] NCCL INFO Channel 00/0 : 0 -> 1 via NET/IB/0/GDRDMA",
             "n2:21:22 [1] NCCL INFO Using network Socket", "n1:11:12 [0] NCCL INFO Using network IB",
             "n2:21:22 [1] NCCL INFO NCCL version 2.26.2+cuda12.4"};
