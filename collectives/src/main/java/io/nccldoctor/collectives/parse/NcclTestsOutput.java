@@ -40,13 +40,20 @@ public record NcclTestsOutput(Fact<String> testsVersion, Fact<String> ncclHeader
     /** Launcher prefixes: Ray/SkyPilot "(head, rank=0, pid=1) ", mpirun "[1,0]<stdout>:", srun --label "0: ". */
     private static final Pattern PREFIX = Pattern.compile("^(?:\\([^)]*\\)\\s*)?(?:\\[\\d+,\\d+\\]<std(?:out|err)>:|\\d+: )?");
     private static final Pattern BANNER = Pattern.compile("^NCCL version (\\d+\\.\\d+\\.\\d+)");
+    /*
+     * The '#' that starts nccl-tests' own lines is optional in what follows: an output pasted into a GitHub issue or a
+     * wiki without a code block loses it to Markdown, which makes those lines headings.
+     */
     /** "# nccl-tests version 2.18.2 nccl-headers=23007 nccl-library=23007"; 2.20 adds the git revision: "2.20.0 (b4d5bee)". */
     private static final Pattern VERSION = Pattern.compile(
-            "# nccl-tests version (\\S+(?: \\([^)]*\\))?) nccl-headers=(\\d{1,9}) nccl-library=(\\d{1,9})");
-    private static final Pattern TEST = Pattern.compile("# Collective test starting: (\\S+)");
-    private static final Pattern DEVICE = Pattern.compile("^#\\s+Rank\\s+\\d+.*device\\s+\\d+.*$");
-    private static final Pattern OOB = Pattern.compile("# Out of bounds values\\s*:\\s*(\\d+)\\s+(OK|FAILED)");
-    private static final Pattern AVG = Pattern.compile("# Avg bus bandwidth\\s*:\\s*([0-9.eE+-]+|nan|inf)(?:\\s+(OK|FAILED))?");
+            "(?:^|#)\\s*nccl-tests version (\\S+(?: \\([^)]*\\))?) nccl-headers=(\\d{1,9}) nccl-library=(\\d{1,9})");
+    private static final Pattern TEST = Pattern.compile("(?:^|#)\\s*Collective test starting: (\\S+)");
+    private static final Pattern DEVICE = Pattern.compile("^#?\\s*Rank\\s+\\d+.*device\\s+\\d+.*$");
+    private static final Pattern OOB = Pattern.compile("(?:^|#)\\s*Out of bounds values\\s*:\\s*(\\d+)\\s+(OK|FAILED)");
+    private static final Pattern AVG = Pattern.compile("(?:^|#)\\s*Avg bus bandwidth\\s*:\\s*([0-9.eE+-]+|nan|inf)(?:\\s+(OK|FAILED))?");
+    /** The rest of nccl-tests' header and footer lines, read without their '#': nothing in them for the table. */
+    private static final List<String> HEADER_WORDS = List.of("nThread ", "Using devices", "out-of-place", "(B)", "Blocking Enabled",
+            "Collective test concluded", "Reducing maxBytes");
 
     public static NcclTestsOutput parse(List<String> raw, String source) {
         Fact<String> version = Fact.absent("no '# nccl-tests version' header (older nccl-tests, or cut)");
@@ -85,7 +92,7 @@ public record NcclTestsOutput(Fact<String> testsVersion, Fact<String> ncclHeader
             } else if ((m = TEST.matcher(t)).find()) {
                 test = Fact.of(m.group(1));
             } else if (DEVICE.matcher(t).matches()) {
-                devices.add(t.substring(1).strip());
+                devices.add(t.startsWith("#") ? t.substring(1).strip() : t);
             } else if ((m = OOB.matcher(t)).find()) {
                 oob = Fact.of(Long.parseLong(m.group(1)));
                 oobOk = Fact.of(m.group(2).equals("OK"));
@@ -94,8 +101,8 @@ public record NcclTestsOutput(Fact<String> testsVersion, Fact<String> ncclHeader
                 if (m.group(2) != null) {
                     avgOk = Fact.of(m.group(2).equals("OK"));
                 }
-            } else if (t.startsWith("#") && t.contains("size") && t.contains("time")) {
-                List<String> words = List.of(t.substring(1).strip().split("\\s+"));
+            } else if ((t.startsWith("#") || t.startsWith("size ")) && t.contains("size") && t.contains("time")) {
+                List<String> words = List.of((t.startsWith("#") ? t.substring(1) : t).strip().split("\\s+"));
                 leads = words.indexOf("time");
                 errorColumn = words.contains("error");
             } else if (!t.startsWith("#") && Character.isDigit(t.charAt(0))) {
@@ -105,7 +112,7 @@ public record NcclTestsOutput(Fact<String> testsVersion, Fact<String> ncclHeader
                 } else {
                     rows.add(r);
                 }
-            } else if (!t.startsWith("#")) {
+            } else if (!t.startsWith("#") && HEADER_WORDS.stream().noneMatch(t::startsWith)) {
                 skipped.add(source + ":" + (n + 1) + ": " + t);
             }
         }

@@ -115,6 +115,38 @@ class NcclTestsOutputTest {
         assertThat(out.avgBusBwGBps().get()).isEqualTo(0.38);
     }
 
+    /**
+     * An output pasted into a GitHub issue without a code block: Markdown took every leading '#' (nccl-tests issues
+     * 249 and 583 show such pastes). The same facts are read, and the header lines are not reported as unread.
+     */
+    @Test
+    void outputWhoseHashesMarkdownAte() {
+        String text = String.join("\n",
+                "nccl-tests version 2.20.0 (b4d5bee) nccl-headers=23102 nccl-library=23102",
+                "Collective test starting: all_reduce_perf",
+                "nThread 1 nGpus 1 minBytes 8192 maxBytes 16384 step: 2(factor) warmup iters: 10 iters: 100 agg iters: 1 "
+                        + "validation: 1 graph: 0 unalign: 0",
+                "Using devices",
+                " Rank  0 Group  0 Pid 1000001 on node-a device  0 [000f:01:00] NVIDIA GB10",
+                " Rank  1 Group  0 Pid 1000002 on node-b device  0 [000f:01:00] NVIDIA GB10",
+                "                                                             out-of-place                       in-place",
+                "      size         count      type   redop    root     time   algbw   busbw  #wrong     time   algbw   busbw  #wrong",
+                "       (B)    (elements)                               (us)  (GB/s)  (GB/s)             (us)  (GB/s)  (GB/s)",
+                "        8192          2048     float     sum      -1    36.00    0.23    0.23       0    31.00    0.26    0.26       0",
+                "       16384          4096     float     sum      -1    32.00    0.51    0.51       0    31.50    0.52    0.52       0",
+                "Out of bounds values : 0 OK",
+                "Avg bus bandwidth    : 0.38 ");
+        NcclTestsOutput out = NcclTestsOutput.parse(text.lines().toList(), "pasted.txt");
+        assertThat(out.testsVersion().get()).isEqualTo("2.20.0 (b4d5bee)");
+        assertThat(out.test().get()).isEqualTo("all_reduce_perf");
+        assertThat(out.devices()).hasSize(2).first().asString().startsWith("Rank  0 Group  0 Pid 1000001 on node-a");
+        assertThat(out.rows()).hasSize(2);
+        assertThat(row(out, 8192L).outOfPlace().busBwGBps()).isEqualTo(0.23);
+        assertThat(out.outOfBounds().get()).isZero();
+        assertThat(out.avgBusBwGBps().get()).isEqualTo(0.38);
+        assertThat(out.notUnderstood()).as("the header lines are known, not unread").isEmpty();
+    }
+
     @Test
     void corruptedRunCountsWrongElementsAndHasNoFooter() throws IOException {
         NcclTestsOutput out = read("nccl-tests-gh200-16rank-corrupted-wrong.txt");
