@@ -134,8 +134,14 @@ public final class ResultInputs {
         }
         if (text.stripLeading().startsWith("{")) {
             JsonNode doc = readJson(p, text);
+            runLogs(p, doc);
             if (doc.has("result") && doc.has("launch")) {
                 sweeps.add(runResult(p, name, env, nodeCount, doc));
+            } else if (doc.has("failure") && doc.has("launch")) {
+                if (!doc.path("ncclLogs").isObject() || doc.get("ncclLogs").isEmpty()) {
+                    throw new InputException(p + ": a `run --json` that failed (" + doc.get("failure").asText()
+                            + ") and captured no NCCL log: nothing to report");
+                }
             } else if (doc.has("reference") && doc.has("launch")) {
                 JsonNode out = doc.at("/reference/output/value");
                 if (out.isMissingNode()) {
@@ -208,6 +214,21 @@ public final class ResultInputs {
         } catch (NumberFormatException e) {
             return code;
         }
+    }
+
+    /** The NCCL logs a `run --json` (native or --reference) captured, as "FILE#nccl.host.pid.log". */
+    private void runLogs(Path p, JsonNode doc) {
+        if (!doc.has("launch") || !doc.path("ncclLogs").isObject()) {
+            return;
+        }
+        doc.get("ncclLogs").fields().forEachRemaining(e -> {
+            try {
+                ncclLogs.put(p + "#" + e.getKey(), Json.mapper().convertValue(e.getValue(), NcclLog.class));
+            } catch (IllegalArgumentException bad) {
+                throw new InputException(p + ": ncclLogs." + e.getKey() + " is not an NCCL log as `run --json` writes it ("
+                        + bad.getMessage().lines().findFirst().orElse("") + ")", bad);
+            }
+        });
     }
 
     private static Sweep runResult(Path p, String label, Map<String, String> env, Integer nodeCount, JsonNode doc) {

@@ -101,6 +101,24 @@ class NcclLogRulesTest {
                 .evidence()).anyMatch(e -> e.startsWith("the network NCCL chose differs: IB in " + logs.resolve("nccl.n1.log")));
     }
 
+    /** The logs a `run --json` captured come back from its JSON and are judged like any other log. */
+    @Test
+    void logsInsideARunJson(@TempDir Path dir) throws IOException {
+        io.nccldoctor.collectives.parse.NcclLog log = io.nccldoctor.collectives.parse.NcclLog.parse(
+                FIXTURES.resolve("nccl-log-roce-2node-completion-error-status4.txt"));
+        java.util.Map<String, Object> doc = new java.util.LinkedHashMap<>();
+        doc.put("launch", java.util.Map.of("source", "single process"));
+        doc.put("failure", "NCCL error");
+        doc.put("ncclLogsNote", "written to /tmp/x");
+        doc.put("ncclLogs", java.util.Map.of("nccl.node1.42.log", log));
+        Path run = dir.resolve("run.json");
+        Files.writeString(run, io.nccldoctor.core.Json.write(doc));
+        Report r = judge(run.toString());
+        assertThat(r.data().ncclLogs()).containsOnlyKeys(run + "#nccl.node1.42.log");
+        assertThat(r.data().ncclLogs().values().iterator().next()).as("the log survives its JSON").isEqualTo(log);
+        assertThat(codes(r)).containsExactly("NCCL_IB_COMPLETION_ERROR");
+    }
+
     /** nccl-tests run with NCCL_DEBUG=INFO: the table is a sweep and its NCCL lines a log of the same run. */
     @Test
     void ncclTestsOutputWithItsNcclLines(@TempDir Path dir) throws IOException {
