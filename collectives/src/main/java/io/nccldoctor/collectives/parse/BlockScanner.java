@@ -313,6 +313,91 @@ abstract class BlockScanner {
         return -1;
     }
 
+    private static final byte[] ACS = "ACS is enabled".getBytes(StandardCharsets.ISO_8859_1);
+    private static final byte[] BYTES_ALGO = " Bytes -> Algo ".getBytes(StandardCharsets.ISO_8859_1);
+    private static final byte[] PROTO = " proto ".getBytes(StandardCharsets.ISO_8859_1);
+    private static final byte[] CHANNELS = " channel{Lo..Hi}={".getBytes(StandardCharsets.ISO_8859_1);
+    private static final byte[] COMM = " comm 0x".getBytes(StandardCharsets.ISO_8859_1);
+
+    /**
+     * Where the text of a tuning line ends (after its protocol), for the whole canonical line only: "NCCL INFO AllReduce:
+     * 1048576 Bytes -> Algo RING proto SIMPLE channel{Lo..Hi}={0..3}" with an optional " comm 0x…", and a prefix without a
+     * watchdog or ACS text, so that the line path would find exactly this tuning choice and nothing else; -1 otherwise.
+     */
+    int tuningSpanEnd(int start, int nccl, int colon) {
+        int name = nccl + "NCCL INFO ".length();
+        int p = colon + 2;
+        if (colon == name || !allWord(name, colon) || byteAt(colon + 1) != ' ') {
+            return -1;
+        }
+        int digits = p;
+        while (p < len && Character.isDigit(byteAt(p))) {
+            p++;
+        }
+        if (p == digits || p - digits > 18 || !regionMatches(buf, len, p, BYTES_ALGO)) {
+            return -1;
+        }
+        int algo = p + BYTES_ALGO.length;
+        p = wordEnd(algo);
+        if (p == algo || !regionMatches(buf, len, p, PROTO)) {
+            return -1;
+        }
+        int proto = p + PROTO.length;
+        int spanEnd = wordEnd(proto);
+        if (spanEnd == proto || !regionMatches(buf, len, spanEnd, CHANNELS)) {
+            return -1;
+        }
+        p = numberEnd(spanEnd + CHANNELS.length);
+        if (p < 0 || byteAt(p) != '.' || byteAt(p + 1) != '.' || (p = numberEnd(p + 2)) < 0 || byteAt(p) != '}') {
+            return -1;
+        }
+        p++;
+        if (regionMatches(buf, len, p, COMM)) {
+            int hex = p + COMM.length;
+            p = hex;
+            while (p < len && Character.digit(byteAt(p), 16) >= 0) {
+                p++;
+            }
+            if (p == hex) {
+                return -1;
+            }
+        }
+        if (p < len && byteAt(p) != '\n' || indexOf(buf, start, nccl, WATCHDOG) >= 0 || indexOf(buf, start, nccl, ACS) >= 0) {
+            return -1;
+        }
+        return spanEnd;
+    }
+
+    private boolean allWord(int from, int to) {
+        for (int k = from; k < to; k++) {
+            if (!word(byteAt(k))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private int wordEnd(int from) {
+        int k = from;
+        while (k < len && word(byteAt(k))) {
+            k++;
+        }
+        return k;
+    }
+
+    /** The end of the digits at {@code from}, or -1 when there are none. */
+    private int numberEnd(int from) {
+        int k = from;
+        while (k < len && Character.isDigit(byteAt(k))) {
+            k++;
+        }
+        return k == from ? -1 : k;
+    }
+
+    private static boolean word(byte c) {
+        return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_';
+    }
+
     /** A line the bytes did not settle (without its newline): a Latin-1 view of its bytes, or the line as read. */
     abstract void accept(String line);
 
