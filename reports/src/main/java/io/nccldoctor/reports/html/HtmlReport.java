@@ -58,6 +58,7 @@ public final class HtmlReport {
         Map<String, Chart> charts = ReportCharts.all(r, t);
         collectives(h, r, charts);
         topology(h, r, charts);
+        ncclLogs(h, r);
         gpuDirect(h, r, charts);
         traffic(h, r, charts);
         notRun(h, r);
@@ -118,6 +119,19 @@ public final class HtmlReport {
         }
         long w = p.wrong().get();
         return w > 0 ? "<td class=\"bad\">" + w + "</td>" : "<td>0</td>";
+    }
+
+    /** The NCCL logs among the inputs, a row each; no section without them. */
+    private static void ncclLogs(StringBuilder h, Report r) {
+        if (r.data().ncclLogs().isEmpty()) {
+            return;
+        }
+        h.append("<section id=\"nccl-logs\"><h2>NCCL logs</h2>\n<table><tr><th class=\"l\">log</th><th class=\"l\">what it says</th>"
+                + "<th>processes</th><th>warnings</th></tr>\n");
+        r.data().ncclLogs().forEach((name, log) -> h.append("<tr><td class=\"l\">").append(esc(name)).append("</td><td class=\"l\">")
+                .append(esc(io.nccldoctor.reports.ParsedText.ncclLogSummary(log))).append("</td><td>").append(log.processes().size())
+                .append("</td><td>").append(log.warnings()).append("</td></tr>\n"));
+        h.append("</table>\n</section>\n");
     }
 
     private static void topology(StringBuilder h, Report r, Map<String, Chart> charts) {

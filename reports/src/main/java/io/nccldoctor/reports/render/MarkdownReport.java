@@ -36,6 +36,7 @@ public final class MarkdownReport {
         m.findings(r);
         m.sweeps(r.data());
         m.ceilings(r.data());
+        m.ncclLogs(r.data());
         m.traffic(r.data().traffic());
         m.checks(r.checks());
         return m.out.toString();
@@ -149,6 +150,20 @@ public final class MarkdownReport {
             line("| " + text(c.label()) + mark + " | " + number(c.busBwGBps()) + " | " + text(c.link()) + " | "
                     + c.evidence().stream().map(MarkdownReport::text).collect(Collectors.joining("<br>")) + " |");
         }
+        line("");
+    }
+
+    /** The NCCL logs among the inputs, a row each: what they say when nothing is wrong with them too. */
+    private void ncclLogs(ResultSet d) {
+        if (d.ncclLogs().isEmpty()) {
+            return;
+        }
+        line("## NCCL logs");
+        line("");
+        line("| Log | What it says | Processes | Warnings |");
+        line("|---|---|---:|---:|");
+        d.ncclLogs().forEach((name, log) -> line("| " + text(name) + " | " + text(io.nccldoctor.reports.ParsedText.ncclLogSummary(log))
+                + " | " + log.processes().size() + " | " + log.warnings() + " |"));
         line("");
     }
 

@@ -45,6 +45,12 @@ public final class ReportText {
             }
             s.append('\n');
         }
+        if (!r.data().ncclLogs().isEmpty()) {
+            s.append("NCCL logs\n");
+            r.data().ncclLogs().forEach((name, log) -> s.append("  ").append(oneLine(name)).append(": ")
+                    .append(io.nccldoctor.reports.ParsedText.ncclLogSummary(log)).append('\n'));
+            s.append('\n');
+        }
         for (PortTraffic p : r.data().traffic()) {
             s.append(String.format(Locale.ROOT, "Traffic %s: CV %.2f over %d links%n", oneLine(p.label()), p.cv(), p.txBytes().size()));
         }

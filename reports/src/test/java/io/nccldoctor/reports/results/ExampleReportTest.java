@@ -65,6 +65,17 @@ class ExampleReportTest {
                 "paths-arrowlake-ws", "traffic", "traffic-2");
     }
 
+    /** The job's NCCL logs get a section of their own in HTML, Markdown and text, healthy ones too. */
+    @Test
+    void theLogsAreListed() {
+        Report r = example();
+        String row = "nccl.arrowlake-ws.2303.log";
+        String says = "NCCL 2.28.3, Using network IB, 4 via NET/IB/0, 4 via NET/IB/1";
+        assertThat(HtmlReport.render(r, ResultThresholds.DEFAULTS)).contains("<section id=\"nccl-logs\"><h2>NCCL logs</h2>").contains(says);
+        assertThat(io.nccldoctor.reports.render.MarkdownReport.render(r)).contains("## NCCL logs").contains(row + " | " + says + " | 1 | 0 |");
+        assertThat(ReportText.render(r)).contains("NCCL logs\n").contains(row + ": " + says + "\n");
+    }
+
     /** Done when: rendering the example report takes under 2 s in a warm JVM. */
     @Test
     void rendersInUnderTwoSecondsWarm() {
