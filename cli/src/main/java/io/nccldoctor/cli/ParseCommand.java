@@ -7,7 +7,10 @@ import io.nccldoctor.core.InputException;
 import io.nccldoctor.core.Json;
 import io.nccldoctor.gdr.PerftestOutput;
 import io.nccldoctor.pcie.SmiTopoMatrix;
-import io.nccldoctor.reports.ParsedText;
+import io.nccldoctor.reports.parsed.NcclLogText;
+import io.nccldoctor.reports.parsed.NcclTestsText;
+import io.nccldoctor.reports.parsed.PerftestText;
+import io.nccldoctor.reports.parsed.SmiTopoText;
 import io.nccldoctor.collectives.parse.NcclLogSet;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -77,18 +80,18 @@ final class ParseCommand implements Callable<Integer> {
         switch (format) {
             case NVIDIA_SMI_TOPO -> {
                 SmiTopoMatrix m = SmiTopoMatrix.parse(lines(file), file.toString());
-                out.print(json ? Json.write(m) : ParsedText.smiTopo(m, file.toString()));
+                out.print(json ? Json.write(m) : SmiTopoText.render(m, file.toString()));
             }
             case PERFTEST -> {
                 PerftestOutput p = PerftestOutput.parse(lines(file), file.toString());
-                out.print(json ? Json.write(p) : ParsedText.perftest(p, file.toString()));
+                out.print(json ? Json.write(p) : PerftestText.render(p, file.toString()));
                 failed = !p.errors().isEmpty();
             }
             case NCCL_TESTS -> {
                 String text = TopoSources.read(file, "parse");
                 NcclTestsOutput r = NcclTestsJson.looksLikeJson(text) ? NcclTestsJson.parse(text, file.toString())
                         : NcclTestsOutput.parse(text.lines().toList(), file.toString());
-                out.print(json ? Json.write(r) : ParsedText.ncclTests(r, file.toString()));
+                out.print(json ? Json.write(r) : NcclTestsText.render(r, file.toString()));
                 failed = !r.failures().isEmpty();
             }
             default -> throw new IllegalStateException(format.name());
@@ -107,16 +110,16 @@ final class ParseCommand implements Callable<Integer> {
             } catch (IOException e) {
                 throw new InputException("parse nccl-log -: cannot read standard input (" + e.getMessage() + ")", e);
             }
-            out.print(json ? Json.write(log) : ParsedText.ncclLog(log, "standard input"));
+            out.print(json ? Json.write(log) : NcclLogText.render(log, "standard input"));
             return failed(log);
         }
         if (files.size() == 1 && Files.isRegularFile(first)) {
             NcclLog log = NcclLog.parse(first);
-            out.print(json ? Json.write(log) : ParsedText.ncclLog(log, first.toString()));
+            out.print(json ? Json.write(log) : NcclLogText.render(log, first.toString()));
             return failed(log);
         }
         NcclLogSet set = NcclLogSet.read(files);
-        out.print(json ? Json.write(set) : ParsedText.ncclLogSet(set));
+        out.print(json ? Json.write(set) : NcclLogText.renderSet(set));
         return set.logs().values().stream().anyMatch(ParseCommand::failed);
     }
 

@@ -23,7 +23,8 @@ import io.nccldoctor.core.Json;
 import io.nccldoctor.core.libs.NativeLibrary;
 import io.nccldoctor.gdr.GpuProbe;
 import io.nccldoctor.gdr.GpuSurvey;
-import io.nccldoctor.reports.ParsedText;
+import io.nccldoctor.reports.parsed.NcclLogText;
+import io.nccldoctor.reports.parsed.NcclTestsText;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -233,7 +234,7 @@ final class RunCommand implements Callable<Integer> {
     static String logsText(String note, Map<String, NcclLog> logs) {
         StringBuilder s = new StringBuilder("# NCCL logs: " + note + "\n");
         logs.forEach((file, log) -> {
-            s.append("#   ").append(file).append(": ").append(ParsedText.ncclLogSummary(log)).append('\n');
+            s.append("#   ").append(file).append(": ").append(NcclLogText.summary(log)).append('\n');
             log.ibErrors().forEach(e -> s.append("# FAILED: ").append(file).append(": IB completion error status ").append(e.status())
                     .append(" (").append(e.statusName()).append(")\n"));
         });
@@ -405,7 +406,7 @@ final class RunCommand implements Callable<Integer> {
         s.append("  ended: ").append(r.exitCode().map(code -> "exit status " + code).describe()).append(" after ")
                 .append(r.durationMs()).append(" ms\n");
         if (r.output().isValue()) {
-            s.append(ParsedText.ncclTests(r.output().get(), "its stdout"));
+            s.append(NcclTestsText.render(r.output().get(), "its stdout"));
             if (launch.multiProcess() && r.output().get().ncclLibrary().isValue()) {
                 s.append("  NCCL_COMM_ID: ").append(CommIdPolicy.why(r.output().get().ncclLibrary().get())).append('\n');
             }
@@ -414,7 +415,7 @@ final class RunCommand implements Callable<Integer> {
         }
         s.append("  NCCL logs: ").append(r.logsNote()).append('\n');
         r.ncclLogs().forEach((file, log) -> {
-            s.append("    ").append(file).append(": ").append(ParsedText.ncclLogSummary(log)).append('\n');
+            s.append("    ").append(file).append(": ").append(NcclLogText.summary(log)).append('\n');
             log.ibErrors().forEach(e -> s.append("FAILED: ").append(file).append(": IB completion error status ").append(e.status())
                     .append(" (").append(e.statusName()).append(")\n"));
         });

@@ -1,5 +1,6 @@
 package io.nccldoctor.reports.html;
 
+import io.nccldoctor.reports.parsed.NcclLogText;
 import static io.nccldoctor.reports.html.Html.esc;
 
 import io.nccldoctor.collectives.parse.NcclTestsOutput;
@@ -129,7 +130,7 @@ public final class HtmlReport {
         h.append("<section id=\"nccl-logs\"><h2>NCCL logs</h2>\n<table><tr><th class=\"l\">log</th><th class=\"l\">what it says</th>"
                 + "<th>processes</th><th>warnings</th></tr>\n");
         r.data().ncclLogs().forEach((name, log) -> h.append("<tr><td class=\"l\">").append(esc(name)).append("</td><td class=\"l\">")
-                .append(esc(io.nccldoctor.reports.ParsedText.ncclLogSummary(log))).append("</td><td>").append(log.processes().size())
+                .append(esc(NcclLogText.summary(log))).append("</td><td>").append(log.processes().size())
                 .append("</td><td>").append(log.warnings()).append("</td></tr>\n"));
         h.append("</table>\n</section>\n");
     }

@@ -3,6 +3,7 @@ package io.nccldoctor.reports.render;
 import io.nccldoctor.collectives.parse.NcclTestsOutput;
 import io.nccldoctor.core.Fact;
 import io.nccldoctor.reports.Severity;
+import io.nccldoctor.reports.parsed.NcclLogText;
 import io.nccldoctor.reports.results.Ceiling;
 import io.nccldoctor.reports.results.Check;
 import io.nccldoctor.reports.results.PortTraffic;
@@ -162,7 +163,7 @@ public final class MarkdownReport {
         line("");
         line("| Log | What it says | Processes | Warnings |");
         line("|---|---|---:|---:|");
-        d.ncclLogs().forEach((name, log) -> line("| " + text(name) + " | " + text(io.nccldoctor.reports.ParsedText.ncclLogSummary(log))
+        d.ncclLogs().forEach((name, log) -> line("| " + text(name) + " | " + text(NcclLogText.summary(log))
                 + " | " + log.processes().size() + " | " + log.warnings() + " |"));
         line("");
     }

@@ -2,6 +2,7 @@ package io.nccldoctor.reports.results;
 
 import io.nccldoctor.collectives.parse.NcclTestsOutput;
 import io.nccldoctor.reports.Finding;
+import io.nccldoctor.reports.parsed.NcclLogText;
 import java.util.Comparator;
 import java.util.Locale;
 
@@ -48,7 +49,7 @@ public final class ReportText {
         if (!r.data().ncclLogs().isEmpty()) {
             s.append("NCCL logs\n");
             r.data().ncclLogs().forEach((name, log) -> s.append("  ").append(oneLine(name)).append(": ")
-                    .append(io.nccldoctor.reports.ParsedText.ncclLogSummary(log)).append('\n'));
+                    .append(NcclLogText.summary(log)).append('\n'));
             s.append('\n');
         }
         for (PortTraffic p : r.data().traffic()) {

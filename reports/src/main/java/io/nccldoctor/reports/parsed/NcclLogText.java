@@ -1,88 +1,22 @@
-package io.nccldoctor.reports;
+package io.nccldoctor.reports.parsed;
 
 import io.nccldoctor.collectives.parse.NcclLog;
 import io.nccldoctor.collectives.parse.NcclLogSet;
-import io.nccldoctor.collectives.parse.NcclTestsOutput;
-import io.nccldoctor.gdr.PerftestOutput;
 import io.nccldoctor.pcie.NcclPathTypes;
-import io.nccldoctor.pcie.SmiTopoMatrix;
 import io.nccldoctor.reports.chart.SizeLabels;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** The human form of `nccl-doctor parse …`: what each third-party output says, structured. */
-public final class ParsedText {
+/** The human form of `parse nccl-log`: one log, a one-line summary, or a set of per-process logs. */
+public final class NcclLogText {
 
-    private ParsedText() {
+    private NcclLogText() {
     }
 
-    public static String smiTopo(SmiTopoMatrix m, String file) {
-        StringBuilder out = new StringBuilder("nvidia-smi topo -m from " + file + ": " + m.devices().size() + " devices\n");
-        for (String d : m.devices()) {
-            out.append("  ").append(d).append(m.name(d).equals(d) ? "" : " = " + m.name(d))
-                    .append(m.cpuAffinity().containsKey(d) ? "  CPU affinity " + m.cpuAffinity().get(d) : "")
-                    .append(m.numaAffinity().containsKey(d) ? "  NUMA " + m.numaAffinity().get(d) : "").append('\n');
-        }
-        out.append("Pairs:\n");
-        for (int i = 0; i < m.devices().size(); i++) {
-            for (int j = i + 1; j < m.devices().size(); j++) {
-                String a = m.devices().get(i);
-                String b = m.devices().get(j);
-                out.append("  ").append(a).append('-').append(b).append("  ")
-                        .append(m.cells().getOrDefault(a, Map.of()).getOrDefault(b, "?")).append('\n');
-            }
-        }
-        m.skipped().forEach(s -> out.append("not understood: line ").append(s).append('\n'));
-        return out.toString();
-    }
-
-    public static String perftest(PerftestOutput p, String file) {
-        StringBuilder out = new StringBuilder(p.test().orElse("perftest (no title)") + " from " + file
-                + (p.gpu().isValue() ? ", GPU memory of " + p.gpu().get() : ", host memory") + "\n");
-        p.header().forEach((k, v) -> out.append("  ").append(k).append(": ").append(v).append('\n'));
-        if (!p.rows().isEmpty()) {
-            out.append(String.format(Locale.ROOT, "  %12s %12s %14s %14s%n", "bytes", "iterations", "peak " + p.unit(), "average " + p.unit()));
-            p.rows().forEach(r -> out.append(String.format(Locale.ROOT, "  %12d %12d %14.2f %14.2f%n", r.bytes(), r.iterations(), r.peak(), r.average())));
-        }
-        p.warnings().forEach(w -> out.append("warning: ").append(w).append('\n'));
-        p.errors().forEach(e -> out.append("error: ").append(e).append('\n'));
-        return out.toString();
-    }
-
-    public static String ncclTests(NcclTestsOutput r, String file) {
-        StringBuilder out = new StringBuilder(r.test().orElse("nccl-tests") + " from " + file + ": nccl-tests " + r.testsVersion().orElse("?")
-                + ", NCCL headers " + r.ncclHeaders().orElse("?") + ", library " + r.ncclLibrary().orElse("?") + ", "
-                + r.devices().size() + " device lines\n");
-        String check = r.errorColumn() ? "error" : "#wrong";
-        out.append(String.format(Locale.ROOT, "  %14s %12s %8s  %-37s  %s", "", "", "", "out-of-place", "in-place").stripTrailing())
-                .append('\n');
-        out.append(String.format(Locale.ROOT, "  %14s %12s %8s  %10s %8s %8s %8s  %10s %8s %8s %8s%n", "size (B)", "count", "type",
-                "time (us)", "algbw", "busbw", check, "time (us)", "algbw", "busbw", check));
-        for (NcclTestsOutput.Row row : r.rows()) {
-            out.append(String.format(Locale.ROOT, "  %14d %12d %8s  %s  %s%n", row.sizeBytes(), row.count(), row.type(),
-                    placement(row.outOfPlace(), r.errorColumn()),
-                    row.inPlace().map(p -> placement(p, r.errorColumn())).orElse(String.format(Locale.ROOT, "%37s", "N/A"))));
-        }
-        if (r.peakBusBw().isValue()) {
-            NcclTestsOutput.Row p = r.peakBusBw().get();
-            out.append(String.format(Locale.ROOT, "  peak bus bandwidth: %.2f GB/s at %,d bytes (out-of-place)%n", p.outOfPlace().busBwGBps(),
-                    p.sizeBytes()));
-        }
-        out.append("  avg bus bandwidth: ").append(r.avgBusBwGBps().map(v -> v + " GB/s").describe()).append("; out of bounds: ")
-                .append(r.outOfBounds().describe()).append("; NCCL INFO/WARN lines skipped: ").append(r.ncclInfoLines()).append('\n');
-        r.failures().forEach(f -> out.append("FAILED: ").append(f).append('\n'));
-        r.notUnderstood().forEach(s -> out.append("not understood: ").append(s).append('\n'));
-        return out.toString();
-    }
-
-    private static String placement(NcclTestsOutput.Placement p, boolean errorColumn) {
-        String check = errorColumn ? p.maxError().map(String::valueOf).orElse("N/A") : p.wrong().map(String::valueOf).orElse("N/A");
-        return String.format(Locale.ROOT, "%10.2f %8.2f %8.2f %8s", p.timeUs(), p.algBwGBps(), p.busBwGBps(), check);
-    }
-
-    public static String ncclLog(NcclLog log, String file) {
+    public static String render(NcclLog log, String file) {
         String version = log.versions().stream().findFirst().orElse(NcclPathTypes.NEWEST);
         StringBuilder out = new StringBuilder("NCCL log " + file + ": " + log.lines() + " lines, " + log.ncclLines() + " from NCCL; versions "
                 + (log.versions().isEmpty() ? "not in the log (distances decoded as " + version + ")" : String.join(", ", log.versions())) + "\n");
@@ -129,7 +63,7 @@ public final class ParsedText {
      * 1 GiB (40 calls)", consecutive sizes with the same algorithm and protocol joined.
      */
     static List<String> tuningRanges(List<NcclLog.Tuning> tuning) {
-        Map<String, List<NcclLog.Tuning>> byCollective = new java.util.LinkedHashMap<>();
+        Map<String, List<NcclLog.Tuning>> byCollective = new LinkedHashMap<>();
         tuning.forEach(t -> byCollective.computeIfAbsent(t.collective().orElse("(collective not logged)"), k -> new ArrayList<>()).add(t));
         List<String> lines = new ArrayList<>();
         byCollective.forEach((collective, choices) -> {
@@ -155,7 +89,7 @@ public final class ParsedText {
     }
 
     /** One log in a line: "NCCL 2.27.5, Using network IB, 32 via NET/IB/0/GDRDMA". */
-    public static String ncclLogSummary(NcclLog log) {
+    public static String summary(NcclLog log) {
         StringBuilder s = new StringBuilder("NCCL ").append(log.versions().isEmpty() ? "?" : String.join(", ", log.versions()));
         log.networks().stream().filter(n -> n.startsWith("Using network")).findFirst().ifPresent(n -> s.append(", ").append(n));
         log.transports().forEach((t, n) -> s.append(", ").append(n).append(" via ").append(t));
@@ -166,12 +100,12 @@ public final class ParsedText {
      * Several logs: the totals, a line per file (version, network, channels, warnings), what differs between them, and
      * each file's IB completion errors and watchdog timeouts under its name.
      */
-    public static String ncclLogSet(NcclLogSet set) {
+    public static String renderSet(NcclLogSet set) {
         long lines = set.logs().values().stream().mapToLong(NcclLog::lines).sum();
         long nccl = set.logs().values().stream().mapToLong(NcclLog::ncclLines).sum();
         StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "NCCL logs: %d files, %,d lines, %,d from NCCL%n",
                 set.logs().size(), lines, nccl));
-        set.logs().forEach((file, log) -> out.append("  ").append(file).append(": ").append(ncclLogSummary(log)).append(", ")
+        set.logs().forEach((file, log) -> out.append("  ").append(file).append(": ").append(summary(log)).append(", ")
                 .append(log.warnings()).append(log.warnings() == 1 ? " warning" : " warnings").append('\n'));
         set.skipped().forEach((file, why) -> out.append("  ").append(file).append(": skipped, ").append(why).append('\n'));
         set.differences().forEach(d -> out.append("DIFFERS: ").append(d).append('\n'));
