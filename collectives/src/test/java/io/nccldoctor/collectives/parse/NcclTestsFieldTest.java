@@ -26,7 +26,7 @@ class NcclTestsFieldTest {
     /** nccl-tests prints #wrong with %6g: from a million on the count is "1.04858e+06", a number, not N/A. */
     @Test
     void wrongCountsInExponentFormAreCounts() throws IOException {
-        NcclTestsOutput out = read("nccl-tests-rtx3090-2rank-wrong-gformat-oob-failed.txt");
+        NcclTestsOutput out = read("nccl-tests-rtx3090-2rank-corrupted-wrong-gformat.txt");
         assertThat(out.rows()).hasSize(27);
         NcclTestsOutput.Row exact = row(out, 1048576);
         assertThat(exact.outOfPlace().wrong().get()).isEqualTo(524288);
@@ -129,7 +129,7 @@ class NcclTestsFieldTest {
     /** A real -S run's command: -x variables with and without values, joined short options "-g1" and "-b16G". */
     @Test
     void mpirunEnvironmentAndJoinedFlagsOfATimestampRun() throws IOException {
-        NcclTestsOutput out = read("nccl-tests-gb200-alltoall-mpirun-env-pr349-header.txt");
+        NcclTestsOutput out = read("nccl-tests-gb200-alltoall-mpirun-env-pr349-no-table.txt");
         NcclTestsCommand c = out.command().get();
         assertThat(c.env()).containsEntry("NCCL_SOCKET_IFNAME", "enP22p1s0f1").containsEntry("NCCL_IB_DISABLE", "1")
                 .containsEntry("NCCL_NVLS_ENABLE", "1").containsEntry("UCX_NET_DEVICES", "enP22p1s0f1").hasSize(6);

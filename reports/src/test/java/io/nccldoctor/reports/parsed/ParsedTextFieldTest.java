@@ -35,7 +35,7 @@ class ParsedTextFieldTest {
 
     @Test
     void ncclTestsMarksRoundedCounts() throws IOException {
-        String text = ncclTests("nccl-tests-rtx3090-2rank-wrong-gformat-oob-failed.txt");
+        String text = ncclTests("nccl-tests-rtx3090-2rank-corrupted-wrong-gformat.txt");
         assertThat(text).contains("~1048580").contains("FAILED: about 1,073,741,424 wrong elements")
                 .contains("FAILED: the footer says 'Out of bounds values : 108 FAILED'")
                 .contains("    the command runs ./local_run_inc.sh, not an nccl-tests binary; its flags are not read\n");
