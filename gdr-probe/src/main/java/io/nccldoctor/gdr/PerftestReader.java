@@ -59,6 +59,7 @@ final class PerftestReader {
     private final List<String> errors = new ArrayList<>();
     private final List<String> skipped = new ArrayList<>();
     private int samples;
+    private int titles;
     private boolean recognised;
 
     PerftestReader(String source) {
@@ -76,6 +77,9 @@ final class PerftestReader {
         if (samples > 0) {
             warnings.add(samples + " per-iteration latency samples (-U or -H) not read: the table row summarises them");
         }
+        if (gpuMemory && !gpu.isValue()) {
+            gpu = Fact.absent("GPU memory was allocated, but the '[pid = …] device name = […]' line is not in the text");
+        }
         return new PerftestOutput(test, header, gpu, unit == null ? "none" : unit, rows, warnings, errors, role(), gpuAddress(),
                 registration(), latencyRows, table == null ? List.of() : table.columns(), skipped);
     }
@@ -87,10 +91,13 @@ final class PerftestReader {
             return;
         }
         if ((m = TITLE.matcher(line)).matches()) {
-            if (test.isValue() && !test.get().equals(m.group(1))) {
-                warnings.add("a second test in the same text: " + m.group(1) + " after " + test.get() + "; the header keeps the first");
+            titles++;
+            if (titles == 2) {
+                warnings.add("more than one perftest output in this text (a second '" + m.group(1) + "' title): the server's and the "
+                        + "client's pasted together, or several runs; their header fields and rows are read as one");
             }
             test = test.isValue() ? test : Fact.of(m.group(1));
+            table = null; // a new output: its header block comes before its table
             recognised = true;
         } else if (PerftestTable.isHeader(s)) {
             table = PerftestTable.of(s);
@@ -107,7 +114,7 @@ final class PerftestReader {
         } else if (ERRORS.stream().anyMatch(s::startsWith)) {
             errors.add(PerftestOutput.meaning(s));
             recognised = true;
-        } else if (!gpuLine(s) && !headerField(line, s) && !known(s)) {
+        } else if (!gpuLine(s) && !headerField(s) && !known(s)) {
             skipped.add(source + ":" + number + ": " + s);
         }
     }
@@ -157,11 +164,11 @@ final class PerftestReader {
     }
 
     /** " Dual-port       : OFF\t\tDevice         : mlx5_0": one or two fields of the header block. */
-    private boolean headerField(String line, String s) {
-        if (!line.startsWith(" ") || !s.contains(":") || !test.isValue() || table != null || KNOWN.stream().anyMatch(s::startsWith)) {
+    private boolean headerField(String s) {
+        if (!s.contains(":") || !test.isValue() || table != null || KNOWN.stream().anyMatch(s::startsWith)) {
             return false;
         }
-        Matcher f = FIELD.matcher(line);
+        Matcher f = FIELD.matcher(s); // perftest indents by one space; pastes also shift or strip it
         boolean any = false;
         while (f.find()) {
             header.put(f.group(1).strip(), f.group(2).strip());
@@ -187,6 +194,9 @@ final class PerftestReader {
      * on the client or in a bidirectional test (perftest_parameters.c: machine == CLIENT || duplex, since v4.1).
      */
     private Fact<String> role() {
+        if (titles > 1) {
+            return Fact.absent("the text holds " + titles + " perftest outputs (server and client together?), no single side");
+        }
         if (waitingBanner) {
             return Fact.of("server");
         }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -117,5 +119,30 @@ class PerftestFieldTest {
             assertThat(r.stdevUs().get()).isEqualTo(2486.36);
             assertThat(r.p99Us().get()).isEqualTo(1084.09);
         });
+    }
+
+    /**
+     * The server's and the client's outputs in one text, here the two published rxe blocks one after the other with
+     * their one-space indent stripped, as pastes often are: no single side, a warning, the fields still read.
+     */
+    @Test
+    void twoOutputsInOneTextHaveNoSingleSide() throws IOException {
+        List<String> text = new ArrayList<>();
+        for (String f : List.of("perftest-send-lat-rxe-server-fused-columns.txt", "perftest-send-lat-rxe-client.txt")) {
+            Files.readAllLines(Path.of("src/test/resources/fixtures/public", f)).forEach(l -> text.add(l.strip()));
+        }
+        PerftestOutput p = PerftestOutput.parse(text, "both.txt");
+        assertThat(p.role().reason()).startsWith("the text holds 2 perftest outputs");
+        assertThat(p.warnings()).singleElement().asString().startsWith("more than one perftest output in this text");
+        assertThat(p.header()).containsEntry("RX depth", "512").containsEntry("TX depth", "1").containsEntry("Device", "rxe0");
+        assertThat(p.latencyRows()).hasSize(1);
+        assertThat(p.notUnderstood()).hasSize(1);
+    }
+
+    @Test
+    void gpuMemoryWithoutItsNameLineSaysSo() throws IOException {
+        PerftestOutput p = parse("perftest-write-bw-cuda-dmabuf-mr-fail.txt");
+        assertThat(p.gpuMemoryRegistration().get()).isEqualTo("peer memory");
+        assertThat(p.gpu().reason()).contains("device name");
     }
 }

@@ -22,8 +22,8 @@ import java.util.regex.Pattern;
  */
 final class NcclTestsReader {
 
-    /** Launcher prefixes: Ray/SkyPilot "(head, rank=0, pid=1) ", mpirun "[1,0]<stdout>:", srun --label "0: ". */
-    private static final Pattern PREFIX = Pattern.compile("^(?:\\([^)]*\\)\\s*)?(?:\\[\\d+,\\d+\\]<std(?:out|err)>:|\\d+: )?");
+    /** Launcher prefixes, after any indentation: Ray/SkyPilot "(head, rank=0, pid=1) ", mpirun "[1,0]<stdout>:", srun --label "0: ". */
+    private static final Pattern PREFIX = Pattern.compile("^\\s*(?:\\([^)]*(?:rank|pid)=[^)]*\\)\\s*)?(?:\\[\\d+,\\d+\\]<std(?:out|err)>:|\\d+: )?");
     private static final Pattern BANNER = Pattern.compile("^NCCL version (\\d+\\.\\d+\\.\\d+)");
     /*
      * The '#' that starts nccl-tests' own lines is optional in what follows: an output pasted into a GitHub issue or a

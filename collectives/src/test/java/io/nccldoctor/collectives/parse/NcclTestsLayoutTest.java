@@ -187,4 +187,14 @@ class NcclTestsLayoutTest {
         assertThat(out.rows().get(0).outOfPlace().wrong().reason()).startsWith("N/A although the header says validation: 1");
         assertThat(out.warnings()).singleElement().asString().startsWith("N/A in an out-of-place #wrong cell although");
     }
+
+    /** mpirun --tag-output lines indented by a Markdown list (corpus file nccl-tests-h100-p5-eks-mpi-tag-elided-indented.txt). */
+    @Test
+    void indentedLauncherPrefixes() {
+        NcclTestsOutput out = parse(List.of(
+                "   [1,0]<stdout>:#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong",
+                "   [1,0]<stdout>:  2147483648     536870912     float     sum      -1   9197.5  233.49  437.79      0   9195.2  233.54  437.89      0"));
+        assertThat(out.rows()).singleElement().satisfies(r -> assertThat(r.outOfPlace().busBwGBps()).isEqualTo(437.79));
+        assertThat(out.notUnderstood()).isEmpty();
+    }
 }
