@@ -91,7 +91,7 @@ final class NcclTestsReader {
             line(PREFIX.matcher(raw.get(n)).replaceFirst(""), n + 1);
         }
         finishCommand();
-        if (rows.isEmpty() && !version.isValue() && !oob.isValue() && layout == null && parameterLines.isEmpty()) {
+        if (rows.isEmpty() && !version.isValue() && oob.isAbsent() && layout == null && parameterLines.isEmpty()) {
             throw new InputException(source + ": not nccl-tests output (no '# nccl-tests version' header, no '# nThread' parameters, "
                     + "no size/time table, no 'Out of bounds values' footer); give the output of all_reduce_perf or another *_perf binary");
         }

@@ -144,6 +144,8 @@ class NcclTestsLayoutTest {
         NcclTestsParameters p = out.parameters().get(0);
         assertThat(p.threads().isError()).isTrue();
         assertThat(p.minBytes().isError()).isTrue();
+        NcclTestsOutput footerOnly = parse(List.of("# Out of bounds values : 99999999999999999999999 FAILED"));
+        assertThat(footerOnly.outOfBounds().isError()).as("a garbled footer is still a footer").isTrue();
     }
 
     @Test
