@@ -89,7 +89,7 @@ public record PortBalance(String title, List<Port> ports) implements Chart {
         Map<String, Boolean> legend = new LinkedHashMap<>();
         legend.put("bytes per port", true);
         legend.put(meanLabel, false);
-        AxesStyle.title(c, fullTitle(), width, AxesStyle.placeLegend(c.getStyler(), legend, width));
+        AxesStyle.title(c.getStyler(), c::setTitle, fullTitle(), width, AxesStyle.placeLegend(c.getStyler(), legend, width));
         rotateIfCrowded(c, names, width);
         if (ports.isEmpty()) {
             return c;
