@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -43,7 +44,7 @@ class MetricsRecipeTest {
             assertThat(r.code()).as("the example's verdict is FAIL, not a usage error: %s", r.err()).isEqualTo(1);
             List<String> mv = steps.get(1).stream().map(this::local).toList();
             assertThat(mv.get(0)).isEqualTo("mv");
-            Files.move(Path.of(mv.get(1)), Path.of(mv.get(2)), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.move(Path.of(mv.get(1)), Path.of(mv.get(2)), StandardCopyOption.REPLACE_EXISTING);
         }
         String prom = Files.readString(target);
         assertThat(prom).startsWith("# HELP nccl_doctor_report_created_timestamp_seconds");

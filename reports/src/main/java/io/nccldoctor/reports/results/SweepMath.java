@@ -2,6 +2,7 @@ package io.nccldoctor.reports.results;
 
 import io.nccldoctor.collectives.parse.NcclTestsOutput;
 import io.nccldoctor.core.Stats;
+import io.nccldoctor.reports.chart.SizeLabels;
 import java.util.List;
 import java.util.Locale;
 
@@ -73,7 +74,7 @@ final class SweepMath {
 
     /** "1 KiB", "178,956,968 B" style sizes for evidence lines. */
     static String size(long bytes) {
-        return io.nccldoctor.reports.chart.SizeLabels.format(bytes);
+        return SizeLabels.format(bytes);
     }
 
     static String gb(double v) {

@@ -2,6 +2,7 @@ package io.nccldoctor.reports.rulezero;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.nccldoctor.core.InputException;
 import java.util.List;
@@ -15,8 +16,8 @@ class SuspectTableCsvTest {
         List<SuspectRow> rows = SuspectTable.parseCsv(List.of("\"collective\",\"dtype\",\"count\",\"ranks\",\"busbw\"",
                 "\"alltoall\",\"float\",\"262140\",3,1.02   # the first size", "\"alltoall\", \"float\" ,4194303,\"3\",\"0.96\""), "s.csv");
         assertThat(rows).extracting(SuspectRow::collective, SuspectRow::dtype, SuspectRow::count, SuspectRow::ranks)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("alltoall", "float", 262140L, 3),
-                        org.assertj.core.groups.Tuple.tuple("alltoall", "float", 4194303L, 3));
+                .containsExactly(tuple("alltoall", "float", 262140L, 3),
+                        tuple("alltoall", "float", 4194303L, 3));
         assertThat(rows.get(1).busBw().get()).isEqualTo(0.96);
     }
 
