@@ -2,6 +2,8 @@ package io.nccldoctor.reports.parsed;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.nccldoctor.core.Json;
 import io.nccldoctor.pcie.PciReading;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,6 +23,15 @@ class PciReadingTextTest {
                 .contains("  0000:c1:00.0  nic      15b3:101e  class 020000  mlx5_5  link 32.0 GT/s x?")
                 .contains("By kind: 1 gpu, 1 nic, 1 bridge\n")
                 .contains("not read: line 16: </cpu> closes nothing that is open");
+    }
+
+    @Test
+    void theReadingAsJson() throws IOException {
+        String file = "nccl-topo-aws-p4d-24xl-efa.xml";
+        JsonNode doc = Json.mapper().readTree(Json.write(PciReading.ncclTopoXml(Files.readString(DIR.resolve(file)), file)));
+        assertThat(doc.get("kind").asText()).isEqualTo("nccl-topo-xml");
+        assertThat(doc.get("devices")).hasSize(16);
+        assertThat(doc.at("/census/rdmaFamilies/Amazon Elastic Fabric Adapter").asInt()).isEqualTo(4);
     }
 
     @Test
