@@ -1,9 +1,12 @@
 package io.nccldoctor.cli;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import io.nccldoctor.core.Fact;
 import io.nccldoctor.core.Json;
 import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.core.Snapshots;
+import io.nccldoctor.pcie.LspciFragment;
+import io.nccldoctor.pcie.PciReading;
 import io.nccldoctor.pcie.Topology;
 import io.nccldoctor.reports.Evaluation;
 import io.nccldoctor.reports.NodeShape;
@@ -15,9 +18,11 @@ import io.nccldoctor.reports.rules.Registry;
 import io.nccldoctor.core.Host;
 import io.nccldoctor.core.InputException;
 import io.nccldoctor.pcie.TopologyComparison;
+import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -67,15 +72,17 @@ final class TopoCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Override
-    public Integer call() {
+    public Integer call() throws IOException {
         List<String> argv = spec.commandLine().getParseResult().originalArgs();
-        List<String> problems = new ArrayList<>();
         if (sources.given() && hostOptions.from != null) {
             throw new InputException("--from reads a capture; --lspci-* and --nccl-topo-xml read text: give one source");
         }
-        Host host = sources.given() ? null : hostOptions.host();
-        Snapshot s = host == null ? sources.snapshot(argv, VersionInfo.toolVersion(), problems)
+        PciReading reading = sources.given() ? sources.reading() : null;
+        Host host = reading != null ? null : hostOptions.host();
+        Snapshot s = reading != null ? TopoSources.snapshot(reading, argv, VersionInfo.toolVersion())
                 : Snapshots.take(host, Probes.node(), argv, VersionInfo.toolVersion(), Clock.systemUTC());
+        List<String> notUnderstood = reading != null ? reading.notUnderstood() : List.of();
+        List<LspciFragment> fragments = reading != null ? reading.fragments() : List.of();
         Optional<String> version = Optional.ofNullable(ncclVersion);
         RuleContext ctx = new RuleContext(Configs.rules(null, Registry.nodeRules()), NodeShape.none(), version);
         Evaluation e = Evaluation.of(s, Registry.topologyRules(), ctx);
@@ -89,15 +96,17 @@ final class TopoCommand implements Callable<Integer> {
             spec.commandLine().getErr().println(wrote);
         }
         if (json) {
-            out.print(Json.write(TopoReport.of(s, TopologyView.platform(s), topology, comparison, problems, e)));
+            // streamed: the pairs are computed as they are written, never all held at once
+            Json.mapper().writer().without(JsonGenerator.Feature.AUTO_CLOSE_TARGET).writeValue(out, TopoReport.of(s, TopologyView.platform(s), topology, comparison, fragments, notUnderstood, e));
+            out.println();
         } else if (topology.isValue()) {
             out.print(TopoText.render(topology.get(), TopologyView.devices(s).orElseThrow(), TopologyView.platform(s), e.findings(),
-                    comparison.map(TopologyComparison::nvlinkCells).orElse(java.util.Map.of())));
+                    comparison.map(TopologyComparison::nvlinkCells).orElse(Map.of()), TopologyView.census(s).orElseThrow(), fragments));
             comparison.map(c -> {
                 out.print(TopoText.comparison(c));
                 return c;
             });
-            problems.forEach(p -> out.println("not understood: " + p));
+            notUnderstood.forEach(p -> out.println("not understood: " + p));
         } else {
             out.println("No topology: " + topology.reason());
         }

@@ -1,6 +1,9 @@
 package io.nccldoctor.pcie;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -23,7 +26,7 @@ public final class NcclTopoXmlWriter {
         PciTree tree = PciTree.of(devices);
         Map<Integer, List<PciDevice>> byNuma = new TreeMap<>();
         for (PciDevice d : devices) {
-            if (d.kind() == DeviceKind.GPU || d.kind() == DeviceKind.NIC || d.kind() == DeviceKind.NVSWITCH) {
+            if (d.kind().isGpu() || d.kind() == DeviceKind.NIC || d.kind() == DeviceKind.NVSWITCH) {
                 byNuma.computeIfAbsent(tree.numaNode(d.address()).orElse(0), k -> new ArrayList<>()).add(d);
             }
         }
@@ -38,7 +41,7 @@ public final class NcclTopoXmlWriter {
             for (PciDevice d : numa.getValue()) {
                 Node at = root;
                 List<String> switches = new ArrayList<>(tree.switches(d.address()));
-                java.util.Collections.reverse(switches);
+                Collections.reverse(switches);
                 for (String s : switches) {
                     at = at.children.computeIfAbsent(s, Node::new);
                 }
@@ -61,8 +64,37 @@ public final class NcclTopoXmlWriter {
         }
     }
 
-    private static void emit(Node n, PciTree tree, StringBuilder out, int depth) {
-        String indent = "  ".repeat(depth);
+    /** Open a node's tag, or (close) write its end tag once its children are written. */
+    private record Step(Node node, int depth, boolean close) {
+    }
+
+    /** Depth-first with an explicit stack: a deep hierarchy from a text input cannot overflow the Java stack. */
+    private static void emit(Node top, PciTree tree, StringBuilder out, int topDepth) {
+        Deque<Step> work = new ArrayDeque<>();
+        work.push(new Step(top, topDepth, false));
+        while (!work.isEmpty()) {
+            Step step = work.pop();
+            Node n = step.node();
+            int depth = step.depth();
+            String indent = "  ".repeat(depth);
+            if (step.close()) {
+                out.append(indent).append("</pci>\n");
+                continue;
+            }
+            openTag(n, tree, out, indent);
+            if (n.children.isEmpty()) {
+                out.append("/>\n");
+                continue;
+            }
+            out.append(">\n");
+            work.push(new Step(n, depth, true));
+            List<Node> children = new ArrayList<>(n.children.values());
+            Collections.reverse(children);
+            children.forEach(c -> work.push(new Step(c, depth + 1, false)));
+        }
+    }
+
+    private static void openTag(Node n, PciTree tree, StringBuilder out, String indent) {
         PciDevice d = tree.device(n.address).orElse(null);
         out.append(indent).append("<pci busid=\"").append(n.address).append('"');
         if (d != null) {
@@ -71,15 +103,6 @@ public final class NcclTopoXmlWriter {
             d.link().maxSpeedGTps().map(s -> out.append(String.format(Locale.ROOT, " link_speed=\"%.1f GT/s PCIe\"", s)));
             d.link().maxWidth().map(w -> out.append(" link_width=\"").append(w).append('"'));
         }
-        if (n.children.isEmpty()) {
-            out.append("/>\n");
-            return;
-        }
-        out.append(">\n");
-        for (Node c : n.children.values()) {
-            emit(c, tree, out, depth + 1);
-        }
-        out.append(indent).append("</pci>\n");
     }
 
     private static String escape(String s) {

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -63,7 +64,7 @@ public final class PciInventoryProbe implements Probe<PciInventory> {
                 files.readAttribute(dir + "/max_link_width").flatMap(PciLink::parseWidth));
         Fact<byte[]> config = files.readBytes(dir + "/config");
         PcieConfig pcie = config.isValue() ? PcieConfig.parse(config.get()) : unreadableConfig(config.reason());
-        return new PciDevice(address, vendor, device, cls, DeviceKind.classify(vendor, cls), name, driver,
+        return new PciDevice(address, vendor, device, cls, DeviceKind.classify(vendor, device, cls), name, driver,
                 files.readAttribute(dir + "/numa_node").flatMap(PciInventoryProbe::numaNode),
                 files.realPath(dir), link, pcie, aer(files, dir), files.readAttribute(dir + "/local_cpulist"),
                 subsystem(files, dir));
@@ -106,7 +107,7 @@ public final class PciInventoryProbe implements Probe<PciInventory> {
 
     /** "0x10de" → "10de"; an unreadable attribute gives zeros of the right width, which classify as OTHER. */
     private static String hex(Fact<String> raw, int digits) {
-        String v = raw.orElse("0x" + "0".repeat(digits)).toLowerCase(java.util.Locale.ROOT);
+        String v = raw.orElse("0x" + "0".repeat(digits)).toLowerCase(Locale.ROOT);
         v = v.startsWith("0x") ? v.substring(2) : v;
         return v.length() >= digits ? v.substring(v.length() - digits) : "0".repeat(digits - v.length()) + v;
     }

@@ -3,6 +3,7 @@ package io.nccldoctor.pcie;
 import io.nccldoctor.core.Fact;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,10 +21,14 @@ import java.util.regex.Pattern;
  */
 public final class PciTree {
 
-    private static final Pattern BDF = Pattern.compile("[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]");
+    /** Domains are 16 bits on most hosts; Intel VMD adds domains from 10000. */
+    private static final Pattern BDF = Pattern.compile("[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]");
 
     private final Map<String, PciDevice> byAddress = new LinkedHashMap<>();
-    private final Map<String, List<String>> components = new LinkedHashMap<>();
+    private final Map<String, List<String>> components = new HashMap<>();
+    /** Per device, computed once: the walks below run for every pair of a topology. */
+    private final Map<String, List<String>> bridgeCache = new HashMap<>();
+    private final Map<String, List<String>> switchCache = new HashMap<>();
 
     private PciTree(List<PciDevice> devices) {
         for (PciDevice d : devices) {
@@ -67,9 +72,11 @@ public final class PciTree {
 
     /** The bridges between the root complex and the device, top first (root port first). */
     public List<String> bridges(String address) {
-        List<String> c = components.getOrDefault(address, List.of(address));
-        int from = !c.isEmpty() && c.get(0).startsWith("pci") ? 1 : 0;
-        return c.size() - 1 > from ? List.copyOf(c.subList(from, c.size() - 1)) : List.of();
+        return bridgeCache.computeIfAbsent(address, a -> {
+            List<String> c = components.getOrDefault(a, List.of(a));
+            int from = !c.isEmpty() && c.get(0).startsWith("pci") ? 1 : 0;
+            return c.size() - 1 > from ? List.copyOf(c.subList(from, c.size() - 1)) : List.of();
+        });
     }
 
     /** The port a device is attached to (root port or switch downstream port), when known. */
@@ -96,14 +103,16 @@ public final class PciTree {
      * level is no PCI function (the root complex).
      */
     public List<String> switches(String address) {
-        List<String> c = components.getOrDefault(address, List.of(address));
-        List<String> chain = new ArrayList<>();
-        int i = c.size() - 1;
-        while (i - 2 >= 0 && isBdf(c.get(i - 1)) && isBdf(c.get(i - 2))) {
-            chain.add(c.get(i - 2));
-            i -= 2;
-        }
-        return Collections.unmodifiableList(chain);
+        return switchCache.computeIfAbsent(address, a -> {
+            List<String> c = components.getOrDefault(a, List.of(a));
+            List<String> chain = new ArrayList<>();
+            int i = c.size() - 1;
+            while (i - 2 >= 0 && isBdf(c.get(i - 1)) && isBdf(c.get(i - 2))) {
+                chain.add(c.get(i - 2));
+                i -= 2;
+            }
+            return Collections.unmodifiableList(chain);
+        });
     }
 
     /** The device's NUMA node, else that of the topmost bridge above it (NCCL reads it where the path meets the CPU). */
@@ -146,13 +155,12 @@ public final class PciTree {
     }
 
     private SmiPath beyondPort(String a, String b) {
-        Optional<Integer> hops = switchHops(a, b);
-        if (hops.isPresent()) {
-            return hops.get() <= 1 ? SmiPath.PIX : SmiPath.PXB;
+        int hops = hops(a, b);
+        if (hops > 0) {
+            return hops <= 1 ? SmiPath.PIX : SmiPath.PXB;
         }
-        Fact<String> ra = rootComplex(a);
-        Fact<String> rb = rootComplex(b);
-        if (ra.isValue() && rb.isValue() && ra.get().equals(rb.get())) {
+        String ra = root(a);
+        if (ra != null && ra.equals(root(b))) {
             return SmiPath.PHB;
         }
         // NCCL treats numa_node -1 as 0 ("Workaround kernel bug"); do the same so both tools agree.
@@ -163,15 +171,43 @@ public final class PciTree {
 
     /** How many switches the path from a to b crosses when they share one; empty when it goes through the CPU. */
     public Optional<Integer> switchHops(String a, String b) {
+        int hops = hops(a, b);
+        return hops > 0 ? Optional.of(hops) : Optional.empty();
+    }
+
+    /** Switches crossed, or 0 when the path goes through the CPU (runs for every pair a rule looks at: no allocation). */
+    private int hops(String a, String b) {
         List<String> sa = switches(a);
         List<String> sb = switches(b);
         for (int i = 0; i < sa.size(); i++) {
             int j = sb.indexOf(sa.get(i));
             if (j >= 0) {
-                return Optional.of(i + j + 1);
+                return i + j + 1;
             }
         }
-        return Optional.empty();
+        return 0;
+    }
+
+    /** The root complex component, or null when the device has no sysfs path. */
+    private String root(String address) {
+        List<String> c = components.get(address);
+        return c != null && !c.isEmpty() && c.get(0).startsWith("pci") ? c.get(0) : null;
+    }
+
+    /**
+     * The devices grouped so that any two whose path is PIX or PXB are in one group: by their topmost switch, else by
+     * the port they hang from; a device with neither is alone. A rule about paths inside switches then compares the
+     * members of each group, not every pair of the node.
+     */
+    public List<List<String>> switchGroups(List<String> addresses) {
+        Map<String, List<String>> groups = new LinkedHashMap<>();
+        for (String a : addresses) {
+            List<String> s = switches(a);
+            List<String> b = bridges(a);
+            String key = !s.isEmpty() ? s.get(s.size() - 1) : !b.isEmpty() ? "port " + b.get(b.size() - 1) : "alone " + a;
+            groups.computeIfAbsent(key, k -> new ArrayList<>()).add(a);
+        }
+        return List.copyOf(groups.values());
     }
 
     /**
@@ -197,7 +233,8 @@ public final class PciTree {
         return owners;
     }
 
+    /** Components are "pci…" root complexes or addresses (parse keeps nothing else). */
     private static boolean isBdf(String s) {
-        return BDF.matcher(s).matches();
+        return !s.startsWith("pci");
     }
 }

@@ -15,12 +15,28 @@ import java.util.List;
  * @param maxReadRequest      bytes (DevCtl)
  * @param acsControl          enabled ACS features (lspci names: SrcValid, TransBlk, ReqRedir, CmpltRedir,
  *                            UpstreamFwd, EgressCtrl, DirectTrans); absent when the device has no ACS capability
+ * @param atsEnabled          the ATS capability's Enable bit (lspci "ATSCtl: Enable+"): a device that caches IOMMU
+ *                            translations may send peer-to-peer traffic marked translated, which ACS DirectTrans
+ *                            lets pass the switch; absent when the device has no ATS capability
  */
 public record PcieConfig(Fact<String> portType, Fact<Integer> maxPayloadSupported, Fact<Integer> maxPayload,
-                         Fact<Integer> maxReadRequest, Fact<List<String>> acsControl) {
+                         Fact<Integer> maxReadRequest, Fact<List<String>> acsControl, Fact<Boolean> atsEnabled) {
+
+    /** A snapshot written before ATS was read has no atsEnabled field: absent, never null. */
+    public PcieConfig {
+        atsEnabled = atsEnabled != null ? atsEnabled : Fact.absent("not recorded (written by an older version)");
+    }
+
+    /** Without ATS: sources that do not show it. */
+    public PcieConfig(Fact<String> portType, Fact<Integer> maxPayloadSupported, Fact<Integer> maxPayload,
+                      Fact<Integer> maxReadRequest, Fact<List<String>> acsControl) {
+        this(portType, maxPayloadSupported, maxPayload, maxReadRequest, acsControl, Fact.absent("not read from this source"));
+    }
 
     private static final int PCIE_CAP_ID = 0x10;
     private static final int ACS_EXT_CAP_ID = 0x000d;
+    /** linux/include/uapi/linux/pci_regs.h: PCI_EXT_CAP_ID_ATS 0x0f, PCI_ATS_CTRL 0x06, PCI_ATS_CTRL_ENABLE 0x8000. */
+    private static final int ATS_EXT_CAP_ID = 0x000f;
     private static final String[] PORT_TYPES = {"endpoint", "legacy endpoint", "2", "3", "root port", "upstream port",
         "downstream port", "pcie-to-pci bridge", "pci-to-pcie bridge", "root complex integrated endpoint", "root complex event collector"};
     private static final String[] ACS_BITS = {"SrcValid", "TransBlk", "ReqRedir", "CmpltRedir", "UpstreamFwd", "EgressCtrl", "DirectTrans"};
@@ -51,14 +67,15 @@ public record PcieConfig(Fact<String> portType, Fact<Integer> maxPayloadSupporte
                 Fact.of(128 << (devCap & 0x7)),
                 Fact.of(128 << ((devCtl >> 5) & 0x7)),
                 Fact.of(128 << ((devCtl >> 12) & 0x7)),
-                acs(b));
+                acs(b), ats(b));
     }
 
     private static PcieConfig unreadable(Fact<?> why) {
         Fact<String> s = why.isError() ? Fact.error(why.reason()) : Fact.absent(why.reason());
         Fact<Integer> i = why.isError() ? Fact.error(why.reason()) : Fact.absent(why.reason());
         Fact<List<String>> l = why.isError() ? Fact.error(why.reason()) : Fact.absent(why.reason());
-        return new PcieConfig(s, i, i, i, l);
+        Fact<Boolean> z = why.isError() ? Fact.error(why.reason()) : Fact.absent(why.reason());
+        return new PcieConfig(s, i, i, i, l, z);
     }
 
     private static int findCapability(byte[] b, int pointer) {
@@ -72,6 +89,25 @@ public record PcieConfig(Fact<String> portType, Fact<Integer> maxPayloadSupporte
     }
 
     private static Fact<List<String>> acs(byte[] b) {
+        Fact<Integer> at = extendedCapability(b, ACS_EXT_CAP_ID, "ACS");
+        return at.map(offset -> {
+            int control = u16(b, offset + 6);
+            List<String> on = new ArrayList<>();
+            for (int bit = 0; bit < ACS_BITS.length; bit++) {
+                if ((control & (1 << bit)) != 0) {
+                    on.add(ACS_BITS[bit]);
+                }
+            }
+            return on;
+        });
+    }
+
+    private static Fact<Boolean> ats(byte[] b) {
+        return extendedCapability(b, ATS_EXT_CAP_ID, "ATS").map(offset -> (u16(b, offset + 6) & 0x8000) != 0);
+    }
+
+    /** The offset of an extended capability; the list starts at 0x100 and each header holds the next offset. */
+    private static Fact<Integer> extendedCapability(byte[] b, int id, String name) {
         if (b.length < 0x104) {
             return Fact.absent("extended capabilities need the 4096-byte config space (root)");
         }
@@ -81,19 +117,12 @@ public record PcieConfig(Fact<String> portType, Fact<Integer> maxPayloadSupporte
             if (header == 0 || header == -1) {
                 break;
             }
-            if ((header & 0xffff) == ACS_EXT_CAP_ID) {
-                int control = u16(b, offset + 6);
-                List<String> on = new ArrayList<>();
-                for (int bit = 0; bit < ACS_BITS.length; bit++) {
-                    if ((control & (1 << bit)) != 0) {
-                        on.add(ACS_BITS[bit]);
-                    }
-                }
-                return Fact.of(on);
+            if ((header & 0xffff) == id) {
+                return Fact.of(offset);
             }
             offset = (header >>> 20) & 0xffc;
         }
-        return Fact.absent("no ACS capability");
+        return Fact.absent("no " + name + " capability");
     }
 
     private static int u8(byte[] b, int i) {

@@ -5,6 +5,7 @@ import io.nccldoctor.core.Host;
 import io.nccldoctor.core.Probe;
 import io.nccldoctor.core.host.HostRoot;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -106,7 +107,7 @@ public final class PlatformProbe implements Probe<Platform> {
                     nodes.add(new Platform.NumaNode(id, files.readAttribute(base + "/" + name + "/cpulist")));
                 }
             }
-            nodes.sort(java.util.Comparator.comparingInt(Platform.NumaNode::id));
+            nodes.sort(Comparator.comparingInt(Platform.NumaNode::id));
             return nodes;
         });
     }

@@ -15,14 +15,20 @@ import java.util.regex.Pattern;
  * @param devices   row/column labels in order (GPU0, NIC0, or mlx5_0 in the old layout)
  * @param cells     label → label → value as printed (X, PIX, PXB, PHB, NODE, SYS, NV12 …)
  * @param nicLegend NIC0 → mlx5_0
+ * @param gpuNumaId the "GPU NUMA ID" column of drivers since R535 (N/A unless the GPU memory is a NUMA node, as on
+ *                  Grace Hopper)
  * @param skipped   input lines that were not understood, with their line numbers
  */
 public record SmiTopoMatrix(List<String> devices, Map<String, Map<String, String>> cells, Map<String, String> cpuAffinity,
-                            Map<String, String> numaAffinity, Map<String, String> nicLegend, List<String> skipped) {
+                            Map<String, String> numaAffinity, Map<String, String> gpuNumaId, Map<String, String> nicLegend,
+                            List<String> skipped) {
 
     private static final Pattern ANSI = Pattern.compile("\u001b\\[[0-9;]*m");
     private static final Pattern SPLIT = Pattern.compile("\t+|\\s{2,}");
-    private static final Pattern LABEL = Pattern.compile("(GPU\\d+|NIC\\d+|mlx\\d+_\\d+|[a-z]+[a-z0-9_]*_\\d+)");
+    /** GPUn, NICn, or an RDMA device name as the old layout prints it (mlx5_0, bnxt_re0, irdma1, rdmap16s27, cxi0). */
+    private static final Pattern LABEL = Pattern.compile("(GPU\\d+|NIC\\d+|[a-z][a-z0-9_]*\\d+)");
+    /** The columns after the matrix that this reader knows, as nvidia-smi names them. */
+    private static final List<String> TAIL = List.of("CPU Affinity", "NUMA Affinity", "GPU NUMA ID");
     private static final Pattern VALUE = Pattern.compile("X|PIX|PXB|PHB|NODE|SYS|SOC|NV\\d+|C2C");
     private static final Pattern LEGEND = Pattern.compile("^\\s*(NIC\\d+)\\s*:\\s*(\\S+)\\s*$");
 
@@ -33,63 +39,101 @@ public record SmiTopoMatrix(List<String> devices, Map<String, Map<String, String
 
     public static SmiTopoMatrix parse(List<String> raw, String source) {
         List<String> lines = raw.stream().map(l -> ANSI.matcher(l).replaceAll("")).toList();
-        int header = -1;
-        for (int i = 0; i < lines.size() && header < 0; i++) {
-            String t = lines.get(i).strip();
-            if (t.startsWith("GPU0") && (t.contains("CPU Affinity") || SPLIT.split(t).length > 1)) {
-                header = i;
-            }
-        }
-        if (header < 0) {
-            throw new InputException(source + ": no nvidia-smi topology header (a line starting with GPU0 and naming "
-                    + "CPU Affinity); paste the output of `nvidia-smi topo -m`");
-        }
+        int header = header(lines, source);
         List<String> devices = new ArrayList<>();
+        List<String> tail = new ArrayList<>();
         for (String token : SPLIT.split(lines.get(header).strip())) {
-            if (LABEL.matcher(token.strip()).matches()) {
+            if (tail.isEmpty() && LABEL.matcher(token.strip()).matches()) {
                 devices.add(token.strip());
             } else {
-                break;
+                tail.add(token.strip());
             }
         }
-        Map<String, Map<String, String>> cells = new LinkedHashMap<>();
-        Map<String, String> cpu = new LinkedHashMap<>();
-        Map<String, String> numa = new LinkedHashMap<>();
-        Map<String, String> legend = new LinkedHashMap<>();
-        List<String> skipped = new ArrayList<>();
+        Rows rows = new Rows(devices, tail);
+        tail.stream().filter(t -> !TAIL.contains(t)).forEach(t -> rows.skipped.add((header + 1) + ": column '" + t + "' is not read"));
         for (int i = header + 1; i < lines.size(); i++) {
-            String line = lines.get(i);
+            rows.line(lines.get(i), i + 1);
+        }
+        if (rows.cells.isEmpty()) {
+            throw new InputException(source + ": a topology header but no matrix rows below it (line " + (header + 1) + ")");
+        }
+        return new SmiTopoMatrix(devices, rows.cells, rows.column("CPU Affinity"), rows.column("NUMA Affinity"),
+                rows.column("GPU NUMA ID"), rows.legend, rows.skipped);
+    }
+
+    private static int header(List<String> lines, String source) {
+        for (int i = 0; i < lines.size(); i++) {
+            String t = lines.get(i).strip();
+            if (t.startsWith("GPU0") && (t.contains("CPU Affinity") || SPLIT.split(t).length > 1)) {
+                return i;
+            }
+        }
+        throw new InputException(source + ": no nvidia-smi topology header (a line starting with GPU0 and naming "
+                + "CPU Affinity); paste the output of `nvidia-smi topo -m`");
+    }
+
+    /** The rows below the header: cells, the columns after the matrix by their header names, the NIC legend. */
+    private static final class Rows {
+        final List<String> devices;
+        final List<String> tail;
+        final Map<String, Map<String, String>> cells = new LinkedHashMap<>();
+        final Map<String, Map<String, String>> columns = new LinkedHashMap<>();
+        final Map<String, String> legend = new LinkedHashMap<>();
+        final List<String> skipped = new ArrayList<>();
+
+        Rows(List<String> devices, List<String> tail) {
+            this.devices = devices;
+            this.tail = tail;
+            tail.forEach(t -> columns.put(t, new LinkedHashMap<>()));
+        }
+
+        Map<String, String> column(String name) {
+            return columns.getOrDefault(name, Map.of());
+        }
+
+        void line(String line, int number) {
             var legendLine = LEGEND.matcher(line);
             if (legendLine.matches()) {
                 legend.put(legendLine.group(1), legendLine.group(2));
-                continue;
+                return;
             }
             String[] tokens = line.strip().split("\\s+");
             if (tokens.length == 0 || !devices.contains(tokens[0])) {
-                if (!line.isBlank() && !line.strip().startsWith("Legend") && !line.contains("=") && !line.strip().startsWith("NIC Legend")) {
-                    skipped.add((i + 1) + ": " + line.strip());
+                String t = line.strip();
+                if (!t.isEmpty() && !t.startsWith("Legend") && !t.contains("=") && !t.startsWith("NIC Legend")) {
+                    skipped.add(number + ": " + t);
                 }
-                continue;
+                return;
             }
             Map<String, String> row = new LinkedHashMap<>();
             for (int c = 0; c < devices.size() && c + 1 < tokens.length; c++) {
                 if (VALUE.matcher(tokens[c + 1]).matches()) {
                     row.put(devices.get(c), tokens[c + 1]);
                 } else {
-                    skipped.add((i + 1) + ": unknown cell '" + tokens[c + 1] + "' for " + tokens[0] + "/" + devices.get(c));
+                    skipped.add(number + ": unknown cell '" + tokens[c + 1] + "' for " + tokens[0] + "/" + devices.get(c));
                 }
             }
+            if (tokens.length < devices.size() + 1) {
+                skipped.add(number + ": row " + tokens[0] + " has " + (tokens.length - 1) + " of " + devices.size() + " cells (cut?)");
+            }
             cells.put(tokens[0], row);
-            if (tokens.length > devices.size() + 1) {
-                cpu.put(tokens[0], tokens[devices.size() + 1]);
+            tailValues(tokens, number);
+        }
+
+        /** Affinity values hold no spaces, so they are assigned by position only when there is one per column. */
+        private void tailValues(String[] tokens, int number) {
+            int values = tokens.length - 1 - devices.size();
+            if (values <= 0) {
+                return; // NIC rows have no affinity columns
             }
-            if (tokens.length > devices.size() + 2) {
-                numa.put(tokens[0], tokens[devices.size() + 2]);
+            if (values != tail.size()) {
+                skipped.add(number + ": row " + tokens[0] + " has " + values + " values after the matrix for " + tail.size()
+                        + " columns (" + String.join(", ", tail) + "): not assigned");
+                return;
+            }
+            for (int c = 0; c < values; c++) {
+                columns.get(tail.get(c)).put(tokens[0], tokens[devices.size() + 1 + c]);
             }
         }
-        if (cells.isEmpty()) {
-            throw new InputException(source + ": a topology header but no matrix rows below it (line " + (header + 1) + ")");
-        }
-        return new SmiTopoMatrix(devices, cells, cpu, numa, legend, skipped);
     }
 }

@@ -9,13 +9,16 @@ import java.util.Map;
 /**
  * The GPU/NIC view of a PCI tree: every GPU and NIC with a label (GPU0…, NIC0…), and every pair's path in
  * nvidia-smi's and NCCL's vocabulary with the links it crosses and the narrowest of them. Derived from facts,
- * judging nothing.
+ * judging nothing. Building it is linear in the devices: a pair is computed when it is asked for ({@link PairList}),
+ * so a node with thousands of endpoints costs time only for the pairs a rule or a renderer reads.
  *
  * @param ncclVersion the NCCL version whose PATH_* numbering is used
+ * @param pairs       every pair once, in endpoint order (GPU0-GPU1, GPU0-NIC0 …), computed as it is read
  */
 public record Topology(String ncclVersion, String ncclVersionSource, List<Endpoint> endpoints, List<Pair> pairs) {
 
     /**
+     * @param kind GPU, AMD_GPU or NIC
      * @param name the RDMA device name for a NIC (mlx5_0) when known, else the PCI device name or ids
      */
     public record Endpoint(String label, String address, DeviceKind kind, String name, Fact<Integer> numaNode,
@@ -32,62 +35,36 @@ public record Topology(String ncclVersion, String ncclVersionSource, List<Endpoi
     }
 
     /**
-     * @param rdmaNames PCI address → RDMA device name. NIC endpoints are the NICs NCCL's IB/RoCE transport could
-     *                  use (nvidia-smi lists the same): those with an RDMA device; when no NIC has one (the RDMA
-     *                  driver is not loaded), InfiniBand-class functions and Mellanox/NVIDIA NICs (vendor 15b3).
-     *                  A virtio or onboard management NIC is no endpoint.
+     * @param rdmaNames PCI address → RDMA device name. NIC endpoints are the NICs NCCL's IB/RoCE transport (or an RDMA
+     *                  network plugin) could use, as nvidia-smi lists them: those with an RDMA device; when no NIC has
+     *                  one (the RDMA driver is not loaded, or the text names none), the functions of an RDMA NIC family
+     *                  in {@link PciIds} and InfiniBand-class functions. A virtio, ENA or onboard management NIC is no
+     *                  endpoint. GPUs of both vendors are labelled GPU0… in address order.
      */
     public static Topology of(List<PciDevice> devices, Map<String, String> rdmaNames, String ncclVersion, String source) {
         PciTree tree = PciTree.of(devices);
         List<Endpoint> endpoints = new ArrayList<>();
-        label(tree, devices, DeviceKind.GPU, "GPU", rdmaNames, endpoints);
-        boolean rdma = devices.stream().anyMatch(d -> d.kind() == DeviceKind.NIC && rdmaNames.containsKey(d.address()));
-        List<PciDevice> nics = devices.stream().filter(d -> d.kind() != DeviceKind.NIC
-                || (rdma ? rdmaNames.containsKey(d.address()) : rdmaCapable(d))).toList();
-        label(tree, nics, DeviceKind.NIC, "NIC", rdmaNames, endpoints);
-        List<Pair> pairs = new ArrayList<>();
-        for (int i = 0; i < endpoints.size(); i++) {
-            for (int j = i + 1; j < endpoints.size(); j++) {
-                pairs.add(pair(tree, endpoints.get(i), endpoints.get(j), ncclVersion));
-            }
-        }
-        return new Topology(ncclVersion, source, endpoints, pairs);
+        label(tree, devices.stream().filter(d -> d.kind().isGpu()).toList(), "GPU", rdmaNames, endpoints);
+        label(tree, nicEndpoints(devices, rdmaNames), "NIC", rdmaNames, endpoints);
+        return new Topology(ncclVersion, source, List.copyOf(endpoints), new PairList(tree, endpoints, ncclVersion));
     }
 
-    /** InfiniBand class (0207) or a Mellanox/NVIDIA network function (15b3): RDMA-capable once its driver is loaded. */
-    static boolean rdmaCapable(PciDevice d) {
-        return d.classCode().startsWith("0207") || d.vendorId().equals("15b3");
+    /** The NIC functions that are matrix endpoints (see {@link #of}). */
+    public static List<PciDevice> nicEndpoints(List<PciDevice> devices, Map<String, String> rdmaNames) {
+        boolean named = devices.stream().anyMatch(d -> d.kind() == DeviceKind.NIC && rdmaNames.containsKey(d.address()));
+        return devices.stream().filter(d -> d.kind() == DeviceKind.NIC)
+                .filter(d -> named ? rdmaNames.containsKey(d.address()) : PciIds.rdmaCapable(d)).toList();
     }
 
-    private static void label(PciTree tree, List<PciDevice> devices, DeviceKind kind, String prefix,
-                              Map<String, String> rdmaNames, List<Endpoint> out) {
-        List<PciDevice> ofKind = devices.stream().filter(d -> d.kind() == kind)
-                .sorted(Comparator.comparing(PciDevice::address)).toList();
-        for (int i = 0; i < ofKind.size(); i++) {
-            PciDevice d = ofKind.get(i);
+    private static void label(PciTree tree, List<PciDevice> ofKind, String prefix, Map<String, String> rdmaNames,
+                              List<Endpoint> out) {
+        List<PciDevice> sorted = ofKind.stream().sorted(Comparator.comparing(PciDevice::address)).toList();
+        for (int i = 0; i < sorted.size(); i++) {
+            PciDevice d = sorted.get(i);
             String name = rdmaNames.getOrDefault(d.address(), d.label());
-            out.add(new Endpoint(prefix + i, d.address(), kind, name, tree.numaNode(d.address()), d.localCpus(),
+            out.add(new Endpoint(prefix + i, d.address(), d.kind(), name, tree.numaNode(d.address()), d.localCpus(),
                     ceiling(tree, d), d.link()));
         }
-    }
-
-    private static Pair pair(PciTree tree, Endpoint a, Endpoint b, String version) {
-        SmiPath smi = tree.path(a.address(), b.address());
-        String nccl = tree.ncclPath(a.address(), b.address());
-        List<LinkCeiling> links = new ArrayList<>();
-        List<String> unknown = new ArrayList<>();
-        for (String owner : tree.linkOwners(a.address(), b.address())) {
-            tree.device(owner).map(d -> ceiling(tree, d)).ifPresentOrElse(c -> {
-                if (c.isValue()) {
-                    links.add(c.get());
-                } else {
-                    unknown.add(c.reason());
-                }
-            }, () -> unknown.add(owner + " is not in the inventory"));
-        }
-        Fact<LinkCeiling> narrowest = links.stream().min(Comparator.comparingDouble(LinkCeiling::bestGbps))
-                .map(Fact::of).orElseGet(() -> Fact.absent(unknown.isEmpty() ? "no link on the path" : String.join("; ", unknown)));
-        return new Pair(a.label(), b.label(), smi, nccl, NcclPathTypes.number(nccl, version), links, narrowest);
     }
 
     /**
@@ -97,7 +74,7 @@ public record Topology(String ncclVersion, String ncclVersionSource, List<Endpoi
      */
     static Fact<LinkCeiling> ceiling(PciTree tree, PciDevice d) {
         PciLink l = d.link();
-        if (d.kind() != DeviceKind.GPU || !l.speedGTps().isValue() || !l.maxSpeedGTps().isValue()
+        if (!d.kind().isGpu() || !l.speedGTps().isValue() || !l.maxSpeedGTps().isValue()
                 || l.speedGTps().get() >= l.maxSpeedGTps().get()) {
             return LinkCeiling.of(d);
         }
@@ -112,36 +89,32 @@ public record Topology(String ncclVersion, String ncclVersionSource, List<Endpoi
     }
 
     public Endpoint endpoint(String label) {
-        return endpoints.stream().filter(e -> e.label().equals(label)).findFirst().orElseThrow();
-    }
-
-    public Pair pair(String a, String b) {
-        Pair p = index().get(a + "\u0000" + b);
-        if (p == null) {
-            throw new IllegalArgumentException("no pair " + a + "-" + b);
+        if (pairs instanceof PairList p) {
+            return endpoints.get(p.index(label));
         }
-        return p;
+        return endpoints.stream().filter(e -> e.label().equals(label)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no endpoint " + label));
     }
 
     /**
-     * Both orders of every pair, built once per topology (a 200-device node has 20,000 pairs, looked up by every
-     * rule). A record cannot hold a cache, so the last topology's index is kept, matched by identity.
+     * The NICs nearest to a GPU (all NICs at its smallest path type), as pairs in NIC order: what sorting every pair of
+     * the GPU by path and keeping the first path type gives, without computing the other pairs.
      */
-    private java.util.Map<String, Pair> index() {
-        Object[] last = lastIndex;
-        if (last[0] == this) {
-            @SuppressWarnings("unchecked")
-            java.util.Map<String, Pair> m = (java.util.Map<String, Pair>) last[1];
-            return m;
+    public List<Pair> nearestNics(String gpuLabel) {
+        if (pairs instanceof PairList p) {
+            return p.nearestNics(gpuLabel);
         }
-        java.util.Map<String, Pair> m = new java.util.HashMap<>(pairs.size() * 3);
-        for (Pair p : pairs) {
-            m.putIfAbsent(p.a() + "\u0000" + p.b(), p);
-            m.putIfAbsent(p.b() + "\u0000" + p.a(), p);
-        }
-        lastIndex = new Object[] {this, m};
-        return m;
+        List<Pair> mine = endpoints.stream().filter(e -> e.kind() == DeviceKind.NIC).map(n -> pair(gpuLabel, n.label()))
+                .sorted(Comparator.comparing(Pair::smiPath)).toList();
+        return mine.isEmpty() ? mine : mine.stream().filter(x -> x.smiPath() == mine.get(0).smiPath()).toList();
     }
 
-    private static volatile Object[] lastIndex = {null, null};
+    /** The pair of two endpoints, in either order. */
+    public Pair pair(String a, String b) {
+        if (pairs instanceof PairList p) {
+            return p.pair(a, b);
+        }
+        return pairs.stream().filter(p -> p.a().equals(a) && p.b().equals(b) || p.a().equals(b) && p.b().equals(a))
+                .findFirst().orElseThrow(() -> new IllegalArgumentException("no pair " + a + "-" + b));
+    }
 }

@@ -88,8 +88,8 @@ class ParserRobustnessTest {
         String tree = mutate(files("lspci-tree"), pick, edits);
         String verbose = mutate(files("lspci-verbose"), pick, edits);
         try {
-            LspciText t = LspciText.parse(tree.lines().toList(), "tree", verbose.lines().toList(), "verbose");
-            Topology.of(t.devices(), java.util.Map.of(), "2.27.5", "test");
+            PciReading r = PciReading.lspci(tree, "tree", verbose, "verbose");
+            everyGpusNearestNics(Topology.of(r.devices(), r.rdmaNames(), "2.27.5", "test"));
         } catch (InputException expected) {
             // reported to the user as one line: fine
         }
@@ -99,10 +99,19 @@ class ParserRobustnessTest {
     void ncclTopologyXmlNeverThrowsUnchecked(@ForAll("edits") List<Edit> edits, @ForAll int pick) {
         String xml = mutate(files("nccl-topo"), pick, edits);
         try {
-            NcclTopoXml x = NcclTopoXml.parse(xml, "xml");
-            Topology.of(x.devices(), x.rdmaNames(), "2.27.5", "test");
+            PciReading r = PciReading.ncclTopoXml(xml, "xml");
+            everyGpusNearestNics(Topology.of(r.devices(), r.rdmaNames(), "2.27.5", "test"));
         } catch (InputException expected) {
             // reported to the user as one line: fine
+        }
+    }
+
+    /** Reads what rules and renderers read: each GPU's nearest NICs and their pairs' links. */
+    private static void everyGpusNearestNics(Topology t) {
+        for (Topology.Endpoint e : t.endpoints()) {
+            if (e.kind().isGpu()) {
+                t.nearestNics(e.label()).forEach(p -> p.narrowest().isValue());
+            }
         }
     }
 

@@ -194,9 +194,14 @@ class PublicFixturesTest {
     }
 
     @Test
-    void aTruncatedDumpIsOneLineNamingFileAndLine() throws IOException {
+    void aTruncatedDumpKeepsWhatItHoldsAndSaysWhereItWasCut() throws IOException {
         String xml = Files.readString(DIR.resolve("nccl-topo-h200-baremetal-truncated.xml"));
-        assertThatThrownBy(() -> NcclTopoXml.parse(xml, "dump.xml")).isInstanceOf(InputException.class)
-                .hasMessageStartingWith("dump.xml:").hasMessageContaining("not well-formed XML");
+        NcclTopoXml x = NcclTopoXml.parse(xml, "dump.xml");
+        assertThat(x.devices()).as("every <pci> start tag before the cut, the cut NIC included").hasSize(11)
+                .anyMatch(d -> d.address().equals("0000:5c:00.0") && d.kind() == DeviceKind.NIC);
+        assertThat(x.devices().stream().filter(d -> d.kind() == DeviceKind.GPU)).hasSize(3);
+        assertThat(x.rdmaNames()).containsEntry("0000:19:00.0", "mlx5_0").doesNotContainKey("0000:5c:00.0");
+        assertThat(x.notRead()).anyMatch(l -> l.startsWith("line 52: the text ends inside <system>")
+                && l.contains("<pci 0000:5a:00.0> > <pci 0000:5c:00.0> > <nic>"));
     }
 }

@@ -1,17 +1,33 @@
 package io.nccldoctor.reports;
 
 import io.nccldoctor.core.Fact;
+import io.nccldoctor.pcie.DeviceKind;
 import io.nccldoctor.pcie.LinkCeiling;
-import io.nccldoctor.pcie.PciDevice;
+import io.nccldoctor.pcie.LspciFragment;
 import io.nccldoctor.pcie.NcclPathTypes;
+import io.nccldoctor.pcie.PciCensus;
+import io.nccldoctor.pcie.PciDevice;
 import io.nccldoctor.pcie.PlatformIdentity;
 import io.nccldoctor.pcie.SmiPath;
 import io.nccldoctor.pcie.Topology;
+import io.nccldoctor.pcie.TopologyComparison;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
-/** {@code nccl-doctor topo}: an nvidia-smi-style matrix, the NCCL path of every pair with its narrowest link. */
+/**
+ * {@code nccl-doctor topo}: every PCI function counted, an nvidia-smi-style matrix, the NCCL path of each GPU's nearest
+ * NICs with the narrowest link, the links, the header-less lspci fragments, and the findings. Output stays linear in
+ * the endpoints: the matrix is drawn up to {@link #MATRIX_MAX} endpoints and each GPU lists at most
+ * {@link #NEAREST_MAX} nearest NICs; everything is in {@code --json}.
+ */
 public final class TopoText {
+
+    /** A matrix wider than 64 endpoints (390 columns) is unreadable on any terminal or ticket. */
+    static final int MATRIX_MAX = 64;
+    static final int NEAREST_MAX = 4;
+    /** Lines of any one list (not understood, outside the matrix, fragments) before "… and N more". */
+    static final int LIST_MAX = 12;
 
     private final StringBuilder out = new StringBuilder();
 
@@ -19,16 +35,22 @@ public final class TopoText {
     }
 
     public static String render(Topology t, List<PciDevice> devices, Fact<PlatformIdentity> platform, List<Finding> findings) {
-        return render(t, devices, platform, findings, java.util.Map.of());
+        return render(t, devices, platform, findings, Map.of());
     }
 
     /** @param nvlink "GPU0-GPU1" → "NV18" from an imported nvidia-smi matrix: NVLink cells replace the PCIe path */
     public static String render(Topology t, List<PciDevice> devices, Fact<PlatformIdentity> platform, List<Finding> findings,
-                                java.util.Map<String, String> nvlink) {
+                                Map<String, String> nvlink) {
+        return render(t, devices, platform, findings, nvlink, PciCensus.of(devices, Map.of()), List.of());
+    }
+
+    public static String render(Topology t, List<PciDevice> devices, Fact<PlatformIdentity> platform, List<Finding> findings,
+                                Map<String, String> nvlink, PciCensus census, List<LspciFragment> fragments) {
         TopoText r = new TopoText();
         r.platform(platform, devices);
+        r.census(census);
         if (t.endpoints().isEmpty()) {
-            r.line("No NVIDIA GPU and no RDMA-capable NIC on the PCI bus: no GPU/NIC matrix to draw.");
+            r.line("No GPU and no RDMA-capable NIC on the PCI bus: no GPU/NIC matrix to draw.");
             r.line("");
             r.inventory(devices);
         } else {
@@ -36,6 +58,7 @@ public final class TopoText {
             r.pairs(t);
             r.links(t);
         }
+        r.fragments(fragments);
         r.findings(findings);
         return r.out.toString();
     }
@@ -43,7 +66,7 @@ public final class TopoText {
     private void platform(Fact<PlatformIdentity> p, List<PciDevice> devices) {
         line("Platform: " + p.map(i -> i.codename() + " (" + i.platformClass().name().toLowerCase(Locale.ROOT).replace('_', ' ') + ")")
                 .orElse(p.describe()));
-        List<String> hostBridges = devices.stream().filter(d -> d.kind() == io.nccldoctor.pcie.DeviceKind.HOST_BRIDGE)
+        List<String> hostBridges = devices.stream().filter(d -> d.kind() == DeviceKind.HOST_BRIDGE)
                 .map(d -> d.address() + " " + d.ids()).toList();
         if (!hostBridges.isEmpty()) {
             line("Host bridge" + (hostBridges.size() == 1 ? ": " : "s: ") + String.join(", ", hostBridges));
@@ -51,19 +74,92 @@ public final class TopoText {
         line("");
     }
 
+    private void census(PciCensus c) {
+        StringBuilder kinds = new StringBuilder();
+        c.byKind().entrySet().stream().filter(e -> e.getValue() > 0).sorted(Map.Entry.comparingByKey()).forEach(e -> {
+            kinds.append(kinds.length() == 0 ? "" : ", ").append(e.getValue()).append(' ').append(kindName(e.getKey()));
+            if (e.getKey() == DeviceKind.NIC && !c.rdmaFamilies().isEmpty()) {
+                kinds.append(" (");
+                c.rdmaFamilies().forEach((f, n) -> kinds.append(kinds.charAt(kinds.length() - 1) == '(' ? "" : ", ").append(n).append(' ').append(f));
+                kinds.append(')');
+            }
+        });
+        line("PCI functions: " + c.functions() + (c.functions() == 0 ? "" : " (" + kinds + ")"));
+        list("outside the GPU/NIC matrix", c.outsideMatrix());
+        list("not understood", c.notUnderstood());
+        line("");
+    }
+
+    private void list(String what, List<String> items) {
+        if (items.isEmpty()) {
+            return;
+        }
+        line("  " + what + ": " + items.size());
+        items.stream().limit(LIST_MAX).forEach(i -> line("    " + i));
+        if (items.size() > LIST_MAX) {
+            line("    … and " + (items.size() - LIST_MAX) + " more (all in --json)");
+        }
+    }
+
+    private static String kindName(DeviceKind k) {
+        return switch (k) {
+            case GPU -> "NVIDIA GPU";
+            case AMD_GPU -> "AMD GPU";
+            case NIC -> "NIC";
+            case NVSWITCH -> "NVSwitch";
+            default -> k.name().toLowerCase(Locale.ROOT).replace('_', ' ');
+        };
+    }
+
     private void inventory(List<PciDevice> devices) {
+        if (devices.isEmpty()) {
+            return;
+        }
         line("PCI functions found (" + devices.size() + "):");
-        for (PciDevice d : devices) {
+        for (PciDevice d : devices.stream().limit(MATRIX_MAX).toList()) {
             line("  " + d.address() + "  " + pad(d.kind().name().toLowerCase(Locale.ROOT).replace('_', ' '), 12) + d.ids() + "  "
                     + d.names().fold(n -> n.vendor() + " " + n.device(), why -> "class " + d.classCode())
                     + "  link " + d.link().speedGTps().fold(v -> fmt(v) + " GT/s x" + d.link().width().fold(String::valueOf, w -> "?"),
                             why -> "unknown (" + why + ")"));
         }
+        if (devices.size() > MATRIX_MAX) {
+            line("  … and " + (devices.size() - MATRIX_MAX) + " more (all in --json)");
+        }
         line("");
     }
 
-    private void matrix(Topology t, java.util.Map<String, String> nvlink) {
+    /** lspci attribute lines without a device header: what they say, and what they cannot say. */
+    private void fragments(List<LspciFragment> fragments) {
+        if (fragments.isEmpty()) {
+            return;
+        }
+        line("lspci lines without a device header (" + fragments.size() + " devices; which device is unknown unless `lspci -s` named it)");
+        for (LspciFragment f : fragments.stream().limit(LIST_MAX).toList()) {
+            StringBuilder facts = new StringBuilder();
+            f.link().speedGTps().map(v -> facts.append(" LnkSta ").append(speedWidth(v, f.link().width())));
+            f.link().maxSpeedGTps().map(v -> facts.append(" LnkCap ").append(speedWidth(v, f.link().maxWidth())));
+            f.config().acsControl().map(a -> facts.append(" ACSCtl ").append(a.isEmpty() ? "all off" : String.join("+ ", a) + "+"));
+            f.config().atsEnabled().map(a -> facts.append(" ATS ").append(a ? "on" : "off"));
+            String lines = f.lastLine() != f.firstLine() ? "lines " + f.firstLine() + "-" + f.lastLine() : "line " + f.firstLine();
+            line("  " + pad(lines, 12) + f.device().orElse("unknown device") + ":" + (facts.length() == 0 ? " nothing read" : facts));
+        }
+        if (fragments.size() > LIST_MAX) {
+            line("  … and " + (fragments.size() - LIST_MAX) + " more (all in --json)");
+        }
+        line("  missing in every one: " + String.join(", ", fragments.get(0).missing().stream()
+                .filter(m -> fragments.stream().allMatch(f -> f.missing().contains(m))).toList()));
+        line("");
+    }
+
+    private void matrix(Topology t, Map<String, String> nvlink) {
         List<Topology.Endpoint> eps = t.endpoints();
+        if (eps.size() > MATRIX_MAX) {
+            line("Matrix not drawn: " + eps.size() + " GPUs and NICs would make a " + eps.size() + " × " + eps.size()
+                    + " table (more than " + MATRIX_MAX + "); each GPU's nearest NICs are below, every pair is in --json.");
+            line("");
+            devicesList(eps);
+            return;
+        }
         StringBuilder head = new StringBuilder(pad("", 8));
         eps.forEach(e -> head.append(pad(e.label(), 6)));
         head.append(pad("CPU Affinity", 16)).append("NUMA Affinity");
@@ -87,21 +183,28 @@ public final class TopoText {
             line("  NV#  = Connection traversing a bonded set of # NVLinks (from nvidia-smi; PCIe cannot see NVLink)");
         }
         line("");
+        devicesList(eps);
+    }
+
+    private void devicesList(List<Topology.Endpoint> eps) {
         line("Devices:");
         for (Topology.Endpoint e : eps) {
-            line("  " + pad(e.label() + ":", 7) + e.address() + "  " + e.name());
+            line("  " + pad(e.label() + ":", 7) + e.address() + "  " + e.name() + (e.kind() == DeviceKind.AMD_GPU ? "  (AMD GPU)" : ""));
         }
         line("");
     }
 
-    /** Each GPU's nearest NIC(s): the pairs whose path decides GPUDirect RDMA. The full pair list is in --json. */
+    /**
+     * Each GPU's nearest NIC(s): the pairs whose path decides GPUDirect RDMA. NCCL's threshold applies to NVIDIA GPUs;
+     * an AMD GPU's pairs show the path only, because RCCL keeps its own path numbering. The full pair list is in --json.
+     */
     private void pairs(Topology t) {
         int threshold = NcclPathTypes.number("PXB", t.ncclVersion());
         line("Nearest NICs (NCCL " + t.ncclVersion() + " numbering, from " + t.ncclVersionSource()
                 + "; GPUDirect RDMA by default up to PXB = " + threshold + ")");
         List<Topology.Endpoint> nics = t.endpoints().stream().filter(e -> e.label().startsWith("NIC")).toList();
         if (t.endpoints().stream().noneMatch(e -> e.label().startsWith("GPU"))) {
-            line("  no NVIDIA GPU on the PCI bus");
+            line("  no GPU on the PCI bus");
             line("");
             return;
         }
@@ -109,20 +212,23 @@ public final class TopoText {
             if (!g.label().startsWith("GPU") || nics.isEmpty()) {
                 continue;
             }
-            List<Topology.Pair> byPath = nics.stream().map(n -> t.pair(g.label(), n.label()))
-                    .sorted(java.util.Comparator.comparing(Topology.Pair::smiPath)).toList();
-            SmiPath best = byPath.get(0).smiPath();
-            for (Topology.Pair p : byPath) {
-                if (p.smiPath() != best) {
-                    break;
-                }
+            List<Topology.Pair> nearest = t.nearestNics(g.label());
+            SmiPath best = nearest.get(0).smiPath();
+            for (Topology.Pair p : nearest.subList(0, Math.min(NEAREST_MAX, nearest.size()))) {
                 String nic = p.a().equals(g.label()) ? p.b() : p.a();
+                String gdr = g.kind() == DeviceKind.AMD_GPU ? "RCCL" : p.ncclNumber() <= threshold ? "GDR on" : "GDR off";
                 line("  " + pad(g.label() + "-" + nic, 11) + pad(t.endpoint(nic).name(), 9) + pad(p.ncclPath() + " (" + p.ncclNumber() + ")", 9)
-                        + pad(p.ncclNumber() <= threshold ? "GDR on" : "GDR off", 8) + p.narrowest().fold(TopoText::ceiling, why -> "link unknown: " + why));
+                        + pad(gdr, 8) + p.narrowest().fold(TopoText::ceiling, why -> "link unknown: " + why));
+            }
+            if (nearest.size() > NEAREST_MAX) {
+                line("  " + pad(g.label(), 11) + "… and " + (nearest.size() - NEAREST_MAX) + " more NICs at " + best);
             }
         }
         if (nics.isEmpty()) {
-            line("  no NIC on the PCI bus");
+            line("  no RDMA-capable NIC on the PCI bus");
+        }
+        if (t.endpoints().stream().anyMatch(e -> e.kind() == DeviceKind.AMD_GPU)) {
+            line("  RCCL: an AMD GPU's pairs show the path; NCCL's GPUDirect RDMA threshold and numbering are not RCCL's");
         }
         line("");
     }
@@ -139,7 +245,7 @@ public final class TopoText {
     }
 
     /** The pairs where nvidia-smi and this tool disagree (rule zero for topology). */
-    public static String comparison(io.nccldoctor.pcie.TopologyComparison c) {
+    public static String comparison(TopologyComparison c) {
         TopoText r = new TopoText();
         r.line("");
         r.line("Against nvidia-smi topo -m: " + c.agreements() + " pairs agree, " + c.differences().size() + " differ");
@@ -169,6 +275,10 @@ public final class TopoText {
             f.evidence().forEach(e -> line("        - " + e));
             line("        fix: " + f.remedy());
         }
+    }
+
+    private static String speedWidth(double gtps, Fact<Integer> width) {
+        return fmt(gtps) + " GT/s x" + width.map(w -> Integer.toString(w)).orElse("?");
     }
 
     private static String fmt(double d) {

@@ -6,6 +6,7 @@ import io.nccldoctor.core.InputException;
 import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.gdr.RdmaDevices;
 import io.nccldoctor.pcie.NcclPathTypes;
+import io.nccldoctor.pcie.PciCensus;
 import io.nccldoctor.pcie.PciDevice;
 import io.nccldoctor.pcie.PlatformIdentity;
 import io.nccldoctor.pcie.Topology;
@@ -73,6 +74,11 @@ public final class TopologyView {
             }
         });
         return names;
+    }
+
+    /** Every PCI function of the snapshot counted, with what is outside the matrix and what is not understood. */
+    public static Optional<PciCensus> census(Snapshot s) {
+        return devices(s).map(d -> PciCensus.of(d, rdmaNames(s)));
     }
 
     public static Fact<PlatformIdentity> platform(Snapshot s) {

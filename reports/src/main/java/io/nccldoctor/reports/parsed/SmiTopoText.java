@@ -14,7 +14,8 @@ public final class SmiTopoText {
         for (String d : m.devices()) {
             out.append("  ").append(d).append(m.name(d).equals(d) ? "" : " = " + m.name(d))
                     .append(m.cpuAffinity().containsKey(d) ? "  CPU affinity " + m.cpuAffinity().get(d) : "")
-                    .append(m.numaAffinity().containsKey(d) ? "  NUMA " + m.numaAffinity().get(d) : "").append('\n');
+                    .append(m.numaAffinity().containsKey(d) ? "  NUMA " + m.numaAffinity().get(d) : "")
+                    .append(m.gpuNumaId().containsKey(d) ? "  GPU NUMA ID " + m.gpuNumaId().get(d) : "").append('\n');
         }
         out.append("Pairs:\n");
         for (int i = 0; i < m.devices().size(); i++) {

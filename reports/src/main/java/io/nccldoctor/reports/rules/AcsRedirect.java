@@ -55,23 +55,28 @@ public final class AcsRedirect implements Rule {
         }
         Map<String, List<String>> redirecting = new LinkedHashMap<>();
         int unreadable = 0;
-        for (int i = 0; i < ends.size(); i++) {
-            for (int j = i + 1; j < ends.size(); j++) {
-                PciDevice a = ends.get(i);
-                PciDevice b = ends.get(j);
-                SmiPath path = tree.path(a.address(), b.address());
-                if ((a.kind() != DeviceKind.GPU && b.kind() != DeviceKind.GPU) || path.compareTo(SmiPath.PXB) > 0) {
-                    continue; // only paths that could stay inside a switch
-                }
-                for (String bridge : tree.bridgesBetween(a.address(), b.address())) {
-                    var acs = tree.device(bridge).map(d -> d.config().acsControl());
-                    if (acs.isEmpty() || !acs.get().isValue()) {
-                        unreadable += acs.isPresent() && acs.get().isError() ? 1 : 0;
-                        continue;
+        Map<String, PciDevice> byAddress = new LinkedHashMap<>();
+        ends.forEach(d -> byAddress.put(d.address(), d));
+        // only pairs below one switch (or one port) can be PIX or PXB: compare within those groups, not every pair
+        for (List<String> group : tree.switchGroups(List.copyOf(byAddress.keySet()))) {
+            for (int i = 0; i < group.size(); i++) {
+                for (int j = i + 1; j < group.size(); j++) {
+                    PciDevice a = byAddress.get(group.get(i));
+                    PciDevice b = byAddress.get(group.get(j));
+                    SmiPath path = tree.path(a.address(), b.address());
+                    if ((a.kind() != DeviceKind.GPU && b.kind() != DeviceKind.GPU) || path.compareTo(SmiPath.PXB) > 0) {
+                        continue; // only paths that could stay inside a switch
                     }
-                    List<String> on = acs.get().get();
-                    if (on.contains("ReqRedir") || on.contains("CmpltRedir")) {
-                        redirecting.computeIfAbsent(bridge, k -> new ArrayList<>()).add(a.address() + " <-> " + b.address());
+                    for (String bridge : tree.bridgesBetween(a.address(), b.address())) {
+                        var acs = tree.device(bridge).map(d -> d.config().acsControl());
+                        if (acs.isEmpty() || !acs.get().isValue()) {
+                            unreadable += acs.isPresent() && acs.get().isError() ? 1 : 0;
+                            continue;
+                        }
+                        List<String> on = acs.get().get();
+                        if (on.contains("ReqRedir") || on.contains("CmpltRedir")) {
+                            redirecting.computeIfAbsent(bridge, k -> new ArrayList<>()).add(a.address() + " <-> " + b.address());
+                        }
                     }
                 }
             }

@@ -7,7 +7,6 @@ import io.nccldoctor.pcie.Topology;
 import io.nccldoctor.reports.RuleContext;
 import io.nccldoctor.reports.TopologyView;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -35,10 +34,7 @@ final class GpuNicPaths {
             if (g.kind() != DeviceKind.GPU || nics.isEmpty()) {
                 continue;
             }
-            List<Topology.Pair> pairs = nics.stream().map(n -> t.pair(g.label(), n.label()))
-                    .sorted(Comparator.comparing(Topology.Pair::smiPath)).toList();
-            SmiPath best = pairs.get(0).smiPath();
-            out.add(new Nearest(g, pairs.stream().filter(p -> p.smiPath() == best).toList()));
+            out.add(new Nearest(g, t.nearestNics(g.label())));
         }
         return out;
     }
