@@ -152,7 +152,7 @@ abstract class BlockScanner extends ByteWords {
                 default -> {
                     int end = lineEnd(msg);
                     knownEnd = end;
-                    message(kind, start, at, kind == MessageKinds.Kind.TOPO ? spacesEnd(msg) : msg, end);
+                    message(kind, start, at, kindStart, end);
                 }
             }
             return true;
@@ -244,6 +244,7 @@ abstract class BlockScanner extends ByteWords {
      * prefixes. A prefix holds no newline, so no comparison runs past the line.
      */
     MessageKinds.Kind kindAt(int msg) {
+        kindStart = msg;
         int c = byteAt(msg) & 0xFF;
         for (int i : MessageKinds.BY_FIRST[c]) {
             if (prefixAt(msg, i)) {
@@ -251,11 +252,9 @@ abstract class BlockScanner extends ByteWords {
             }
         }
         if (c == ' ') {
-            int p = msg;
-            while (p < len && byteAt(p) == ' ') {
-                p++;
-            }
+            int p = spacesEnd(msg);
             if (byteAt(p) == '+' && byteAt(p + 1) == ' ' && p + 1 < len) {
+                kindStart = p; // a dump line is read from past its indentation
                 return MessageKinds.Kind.TOPO;
             }
             return MessageKinds.digit(byteAt(p)) && startsWith(digitsEnd(p), MessageKinds.SPACE_COLON_SPACE)
@@ -296,13 +295,24 @@ abstract class BlockScanner extends ByteWords {
         return true;
     }
 
-    /** Past the spaces at {@code p}: a dump line's indentation, its depth in the tree, is not part of what it says. */
+    /**
+     * Past the spaces at {@code p}, eight at a time: a dump line's indentation, its depth in the tree, is not part of
+     * what it says.
+     */
     private int spacesEnd(int p) {
+        while (p + 8 <= len && bytesAt(p) == SPACES) {
+            p += 8;
+        }
         while (p < len && byteAt(p) == ' ') {
             p++;
         }
         return p;
     }
+
+    private static final long SPACES = 0x2020202020202020L;
+
+    /** Where the text of the kind {@link #kindAt} found starts: the message, or a dump line past its indentation. */
+    private int kindStart;
 
     private int digitsEnd(int p) {
         while (p < len && MessageKinds.digit(byteAt(p))) {

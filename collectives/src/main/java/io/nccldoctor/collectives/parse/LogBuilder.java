@@ -41,6 +41,7 @@ final class LogBuilder extends BlockScanner {
     final List<GdrLine> gdr = new ArrayList<>();
     final List<NicGdr> nicGdr = new ArrayList<>();
     final Set<String> gdrSeen = new LinkedHashSet<>();
+    final GdrCounts gdrCounts = new GdrCounts();
     final Map<Integer, Long> comms = new TreeMap<>();
     final Map<String, Long> algorithms = new LinkedHashMap<>();
     final TuningCounts tuning = new TuningCounts();
@@ -219,9 +220,25 @@ final class LogBuilder extends BlockScanner {
         }
     }
 
-    /** From bytes: what the message said is remembered by its text, so that a repeated message is read once. */
+    /** A dump's link line read from bytes. */
+    private final DumpLinkBytes dumpLink = new DumpLinkBytes();
+
+    /**
+     * From bytes: a dump's link line is counted from its bytes; what another message said is remembered by its text, so
+     * that a repeated message is read once.
+     */
     @Override
     void message(Kind kind, int start, int nccl, int msg, int end) {
+        if (kind == Kind.TOPO && dumpLink.read(this, msg, end)) {
+            ncclLines++;
+            DumpLinkBytes d = dumpLink;
+            if (!dumps.named(d.bw)) {
+                dumps.name(d.bw, line(buf, d.bwFrom, d.bwTo));
+            }
+            Processes.Facts p = processes.at(buf, start, nccl, this);
+            dumps.link(p == null ? "" : p.key, d.link, d.bw, d.node, d.id);
+            return;
+        }
         boolean repeats = kind != Kind.COMM && kind != Kind.INIT; // those hold the communicator's address and rank
         Effect e = repeats ? (Effect) memo.get(this, msg, end) : null;
         if (e == null) {
@@ -255,7 +272,7 @@ final class LogBuilder extends BlockScanner {
             case ENV -> InitMessages.environment(text(message)).<Effect>map(e -> b -> b.init.environment(e.getKey(), e.getValue()))
                     .orElse(Effect.NONE);
             case COMM, INIT -> communicatorEffect(line, message);
-            case TOPO -> SystemDumps.read(message).map(dumps::numbered).<Effect>map(l -> b -> {
+            case TOPO -> SystemDumps.read(message).<Effect>map(l -> b -> {
                 Processes.Facts p = b.current();
                 b.dumps.add(p == null ? "" : p.key, l);
             }).orElse(Effect.NONE);
@@ -275,27 +292,38 @@ final class LogBuilder extends BlockScanner {
     private Effect gdrEffect(String line) {
         Optional<GdrLine> g = LogMessages.gdr(line);
         if (g.isPresent()) {
-            GdrLine kept = new GdrLine(g.get().enabled(), g.get().gpu(), g.get().hca(), g.get().distance(), g.get().relation(),
-                    g.get().threshold(), kept(line));
-            String key = gdrKey(kept);
-            return b -> b.addGdr(key, kept);
+            GdrLine raw = g.get();
+            String key = gdrKey(raw);
+            NcclLog.GdrCount decision = new NcclLog.GdrCount(raw.enabled(), raw.distance(), raw.relation(), raw.threshold(), raw.wording(), 1);
+            java.util.function.Supplier<GdrLine> kept = () -> new GdrLine(raw.enabled(), raw.gpu(), raw.hca(), raw.distance(),
+                    raw.relation(), raw.threshold(), kept(line));
+            return b -> b.addGdr(key, kept, decision);
         }
         return LogMessages.nicGdr(line).<Effect>map(n -> {
             NicGdr kept = new NicGdr(n.net(), n.index(), n.hca(), n.enabled(), n.noModule(), kept(line));
-            return b -> b.addNicGdr(kept);
+            String key = nicKey(kept);
+            return b -> b.addNicGdr(key, kept);
         }).orElse(Effect.NONE);
     }
 
-    /** A communicator's Init START / COMPLETE line (its size, its GPU) or its "nRanks 16 nNodes 2" line. */
+    /**
+     * A communicator's Init START / COMPLETE line (its size, its GPU) or its "nRanks 16 nNodes 2" line: each reader runs
+     * only on the line it reads (these lines are one per communicator and rank, and each is read).
+     */
     private Effect communicatorEffect(String line, String message) {
-        java.util.OptionalInt size = LogMessages.communicatorSize(line);
-        Optional<InitMessages.Init> started = InitMessages.init(message);
-        Optional<Integer> nodes = InitMessages.nodes(message);
+        boolean init = message.contains(" - Init ");
+        java.util.OptionalInt size = init && message.contains("Init COMPLETE") ? LogMessages.communicatorSize(line)
+                : java.util.OptionalInt.empty();
+        Optional<InitMessages.Init> started = init ? InitMessages.init(message) : Optional.empty();
+        Optional<Integer> nodes = init ? Optional.empty() : InitMessages.nodes(message);
         return b -> {
             size.ifPresent(n -> b.comms.merge(n, 1L, Long::sum));
             started.ifPresent(i -> {
                 b.init.communicator(i);
-                b.process().ifPresent(p -> p.busIds.add(i.busId()));
+                Processes.Facts p = b.current();
+                if (p != null) {
+                    p.busIds.add(i.busId());
+                }
             });
             nodes.ifPresent(b.init::nodes);
         };
@@ -381,6 +409,10 @@ final class LogBuilder extends BlockScanner {
 
     private void warning(String line) {
         warnings++;
+        int ibverbs = line.indexOf("Failed to open libibverbs"); // a WARN up to 2.11, INFO since (misc/ibvwrap.cc, ibvsymbols.cc)
+        if (ibverbs >= 0) {
+            network.add(NetworkLog.read(text(line.substring(ibverbs))));
+        }
         if (firstWarnings.size() < KEEP) {
             firstWarnings.add(kept(line));
         }
@@ -397,18 +429,26 @@ final class LogBuilder extends BlockScanner {
         return (g.enabled() ? "Enabled" : "Disabled") + g.gpu() + "/" + g.hca();
     }
 
-    /** Each decision once per GPU and NIC (every process prints its own), at most 64. */
-    private void addGdr(String key, GdrLine g) {
+    /**
+     * Each decision once per GPU and NIC (every process prints its own), at most 64 (the line kept only then); every
+     * decision counted by its kind, so that none beyond the examples goes unseen.
+     */
+    private void addGdr(String key, java.util.function.Supplier<GdrLine> g, NcclLog.GdrCount decision) {
         if (gdr.size() < 64 && gdrSeen.add(key)) {
-            gdr.add(g);
+            gdr.add(g.get());
         }
+        gdrCounts.add(decision);
+    }
+
+    private final Set<String> nicGdrSeen = new java.util.HashSet<>();
+
+    private static String nicKey(NicGdr n) {
+        return n.net() + "|" + n.index() + "|" + n.hca() + "|" + n.enabled() + "|" + n.noModule();
     }
 
     /** Each NIC's support line once (every process prints it), at most 64. */
-    private void addNicGdr(NicGdr n) {
-        boolean seen = nicGdr.stream().anyMatch(o -> o.net().equals(n.net()) && o.index() == n.index() && o.hca().equals(n.hca())
-                && o.enabled() == n.enabled() && o.noModule() == n.noModule());
-        if (!seen && nicGdr.size() < 64) {
+    private void addNicGdr(String key, NicGdr n) {
+        if (nicGdr.size() < 64 && nicGdrSeen.add(key)) {
             nicGdr.add(n);
         }
     }
@@ -464,9 +504,14 @@ final class LogBuilder extends BlockScanner {
         init.absorb(o.init);
         dumps.absorb(o.dumps);
         o.transports.forEach((k, v) -> transports.merge(k, v, Long::sum));
-        o.gdr.forEach(g -> addGdr(gdrKey(g), g));
+        o.gdr.forEach(g -> {
+            if (gdr.size() < 64 && gdrSeen.add(gdrKey(g))) {
+                gdr.add(g);
+            }
+        });
+        gdrCounts.absorb(o.gdrCounts);
         gdrSeen.addAll(o.gdrSeen);
-        o.nicGdr.forEach(this::addNicGdr);
+        o.nicGdr.forEach(n -> addNicGdr(nicKey(n), n));
         acsHint |= o.acsHint;
         o.comms.forEach((k, v) -> comms.merge(k, v, Long::sum));
         o.algorithms.forEach((k, v) -> algorithms.merge(k, v, Long::sum));
@@ -485,6 +530,6 @@ final class LogBuilder extends BlockScanner {
         return new NcclLog(lines, ncclLines, versions, network.lines(), transports, gdr, comms, algorithms, tuning.sorted(), nicGdr, warnings,
                 firstWarnings, ibErrors, acsHint, watchdog, Collections.unmodifiableMap(processes.build()),
                 Agreement.differences(processes.facts(), "processes"), network.build(), init.build(), systems, dumps.count,
-                unknownMessages, bare);
+                unknownMessages, bare, gdrCounts.build());
     }
 }

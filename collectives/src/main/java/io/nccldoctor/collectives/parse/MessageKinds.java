@@ -59,6 +59,7 @@ final class MessageKinds {
             new Entry("Successfully loaded external plugin", Kind.NETWORK), new Entry("Loaded net plugin", Kind.NETWORK),
             new Entry("Loaded collnet plugin", Kind.NETWORK), new Entry("Loaded coll plugin", Kind.NETWORK),
             new Entry("NCCL_", Kind.ENV), new Entry("comm 0x", Kind.COMM), new Entry("ncclComm", Kind.INIT),
+            new Entry("[Rank ", Kind.INIT), // 2.29: "[Rank 0] ncclCommInitRankConfig comm 0x… - Init START"
             new Entry("=== System", Kind.TOPO), new Entry("=====", Kind.TOPO), new Entry("CPU/", Kind.TOPO), new Entry("+ ", Kind.TOPO),
             new Entry("Trees", Kind.SKIP), new Entry("Tree ", Kind.SKIP), new Entry("Connected ", Kind.SKIP),
             new Entry("threadThresholds", Kind.SKIP), new Entry("CC ", Kind.SKIP), new Entry("TUNER/Plugin", Kind.SKIP),
@@ -208,7 +209,7 @@ final class MessageKinds {
             "Using non-device net plugin", "Plugin Path : ", "P2P plugin \\S", "(?:Initialized|Failed to initialize|Assigned) NET plugin ",
             "Failed to open libibverbs", "Failed to find nccl(?:Coll)?NetPlugin", "Loaded (?:net|collnet|coll) plugin ",
             "Successfully loaded external plugin", "Disabling external plugins", "NCCL_\\w+ set (?:by environment )?to ",
-            "comm 0x\\p{XDigit}+ rank \\d+ n[Rr]anks \\d+", "ncclComm\\w* comm 0x\\p{XDigit}+ rank \\d+", "=== System : max",
+            "comm 0x\\p{XDigit}+ rank \\d+ n[Rr]anks \\d+", "(?:\\[Rank \\d+\\] )?ncclComm\\w* comm 0x\\p{XDigit}+ rank \\d+", "=== System : max",
             "Trees \\[\\d+\\] ", "Tree \\d+ : ", "Connected all (?:rings|trees)", "P2P Chunksize set to \\d", "threadThresholds \\d",
             "Setting affinity for GPU \\d", "Pattern \\d+, crossNic \\d", "Bootstrap ?: Using ", "Init timings - ", "TUNER/Plugin: ",
             "CC O(?:ff|n), workFifoBytes", "\\d+ coll channels, ", "Comm config ", "DMA-BUF is available on GPU device"));

@@ -33,18 +33,30 @@ import java.util.TreeMap;
  * @param systemDumps     how many such dumps the log holds (one per process and communicator)
  * @param unknownMessages NCCL INFO messages of no kind the parser knows (read only for a transport or an algorithm)
  * @param withoutPrefix   the lines came without NCCL's "host:pid:tid [dev] NCCL INFO" prefix (a pasted excerpt)
+ * @param gdrDecisions    every GPU Direct RDMA decision line counted by its kind (enabled, distance, comparison,
+ *                        threshold, wording): gdr keeps the first 64 GPU–NIC pairs, this counts them all
  */
 public record NcclLog(long lines, long ncclLines, Set<String> versions, List<String> networks, Map<String, Long> transports,
                       List<GdrLine> gdr, Map<Integer, Long> communicatorSizes, Map<String, Long> algorithms, List<Tuning> tuning,
                       List<NicGdr> nicGdr, long warnings, List<String> firstWarnings, List<IbError> ibErrors, boolean acsHint,
                       List<String> watchdogTimeouts, Map<String, Process> processes, List<String> differences, Network network,
-                      Init init, List<SystemDump> systems, long systemDumps, long unknownMessages, boolean withoutPrefix) {
+                      Init init, List<SystemDump> systems, long systemDumps, long unknownMessages, boolean withoutPrefix,
+                      List<GdrCount> gdrDecisions) {
 
     /** A log written before these were read (a `run --json` of an earlier release) has none of them. */
     public NcclLog {
         network = network == null ? Network.NONE : network;
         init = init == null ? Init.NONE : init;
         systems = systems == null ? List.of() : systems;
+        gdrDecisions = gdrDecisions == null ? List.of() : gdrDecisions;
+    }
+
+    /** How many GPU Direct RDMA decision lines of one kind the log holds ("Disabled, distance 8 > 5": 4096). */
+    public record GdrCount(boolean enabled, int distance, String relation, int threshold, GdrWording wording, long count) {
+
+        String key() {
+            return enabled + " " + distance + relation + threshold + " " + wording;
+        }
     }
 
     /**

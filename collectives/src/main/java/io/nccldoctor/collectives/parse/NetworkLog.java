@@ -138,19 +138,26 @@ final class NetworkLog {
     /**
      * A plugin that failed to initialise (NCCL 2.28 and later say so); a net plugin that loaded while NCCL used only its
      * own IB or sockets (earlier versions disable a plugin whose init fails or finds no device without a word, src/net.cc
-     * ncclNetPluginInit@v2.19.3-1); sockets after IB found no device or no libibverbs.
+     * ncclNetPluginInit@v2.19.3-1); sockets after IB found no device or no libibverbs (chosen, or, in a log without "Using
+     * network", the only transport that listed devices).
      */
     private List<String> fallbacks() {
         List<String> out = new ArrayList<>();
         String used = chosen.isEmpty() ? "" : "; NCCL used " + String.join(", ", chosen);
-        failed.forEach(f -> out.add("the NET plugin '" + f + "' failed to initialise" + used));
+        failed.stream().filter(f -> !INTERNAL.contains(f)).forEach(f -> out.add("the NET plugin '" + f + "' failed to initialise" + used));
+        failed.stream().filter(INTERNAL::contains).forEach(f -> out.add("NCCL's own " + f + " transport failed to initialise" + used));
         boolean internalOnly = !chosen.isEmpty() && INTERNAL.containsAll(chosen);
         if (internalOnly) {
             loaded.stream().filter(l -> !failed.contains(l)).forEach(l -> out.add("the net plugin '" + l + "' was loaded, but NCCL used its "
                     + "internal " + String.join(", ", chosen) + " transport: the plugin's init failed or it found no device"));
         }
-        if (chosen.contains("Socket") && !unavailable.isEmpty()) {
-            out.add("NCCL fell back to sockets: " + String.join("; ", unavailable));
+        boolean socketsOnly = chosen.isEmpty() && devices.containsKey("Socket") && devices.size() == 1;
+        if ((chosen.contains("Socket") || socketsOnly) && (!unavailable.isEmpty() || failed.contains("IB"))) {
+            List<String> why = new ArrayList<>(unavailable);
+            if (failed.contains("IB")) {
+                why.add("Failed to initialize NET plugin IB");
+            }
+            out.add("NCCL fell back to sockets: " + String.join("; ", why));
         }
         return List.copyOf(out);
     }

@@ -1,11 +1,13 @@
 package io.nccldoctor.collectives.parse;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
@@ -20,74 +22,72 @@ import java.util.regex.Pattern;
  * devices with their bandwidth, the NVLink links, and the PCI links by bandwidth. A PCI link of 0.2 GB/s is what
  * NCCL computes for a x1 link at 2.5 GT/s (width × 15 / 80, topo.cc@v2.27.5-1 L408-477), which a hypervisor's emulated
  * PCIe bridge reports: NCCL then routes and sizes channels for a slow virtual topology.
+ *
+ * <p>A dump is a fifth of an initialisation's lines, so a link line is reduced to numbers (its link and node types as
+ * codes, its bandwidth and node id as 64-bit FNV-1a hashes of their text) that the block scanner computes from bytes
+ * ({@link DumpLinkBytes}) and {@link #link(String)} from a string, alike.
  */
 final class SystemDumps {
 
     enum Type { START, END, NODE, LINK }
 
     /**
-     * One dump line: START (max, total), END, NODE (type, id), LINK (link type, GB/s, target type, target id); the types
-     * as codes, and the node and the bandwidth as numbers this builder gave them ({@link #numbered}), so that a line
-     * read once is counted with integer work only.
+     * One dump line: START (max, total), END, NODE (type, id), LINK (link type, GB/s, target type, target id), with the
+     * link and node types as codes and the node id and bandwidth hashed.
      */
-    record Line(Type type, String a, String b, String c, String d, int link, int node, int id, int bw) {
+    record Line(Type type, String a, String b, String c, String d, int link, int node, long id, long bw) {
 
         Line(Type type, String a, String b, String c, String d) {
-            this(type, a, b, c, d, type == Type.LINK ? LINKS.indexOf(a) : -1, NODES.indexOf(type == Type.LINK ? c : a), -1, -1);
+            this(type, a, b, c, d, type == Type.LINK ? LINKS.indexOf(a) : -1, NODES.indexOf(type == Type.LINK ? c : a),
+                    type == Type.LINK ? fnv(d) : type == Type.NODE ? fnv(b) : 0, type == Type.LINK ? fnv(b) : 0);
         }
     }
 
     /** Link types counted, and node types counted (topoLinkTypeStr, topoNodeTypeStr in src/graph/topo.cc). */
-    private static final List<String> LINKS = List.of("PCI", "NVL", "C2C", "NET");
-    private static final List<String> NODES = List.of("CPU", "GPU", "NIC", "NET", "NVS");
+    static final List<String> LINKS = List.of("PCI", "NVL", "C2C", "NET");
+    static final List<String> NODES = List.of("CPU", "GPU", "NIC", "NET", "NVS");
+    static final long FNV_BASIS = 0xcbf29ce484222325L;
+    static final long FNV_PRIME = 0x100000001b3L;
 
-    /** Nodes ("GPU/0-68000") and bandwidths ("48.0") numbered in the order first seen. */
-    private final Map<String, Integer> nodeNumbers = new java.util.HashMap<>();
-    private final Map<String, Integer> bwNumbers = new java.util.HashMap<>();
-    private final List<String> bandwidths = new ArrayList<>();
-
-    /** The line with its node and bandwidth numbered. */
-    Line numbered(Line l) {
-        String node = l.type() == Type.LINK ? l.c() + "/" + l.d() : l.type() == Type.NODE ? l.a() + "/" + l.b() : "";
-        int id = node.isEmpty() ? -1 : nodeNumbers.computeIfAbsent(node, k -> nodeNumbers.size());
-        int bw = l.type() == Type.LINK ? bwNumbers.computeIfAbsent(l.b(), k -> {
-            bandwidths.add(k);
-            return bandwidths.size() - 1;
-        }) : -1;
-        return new Line(l.type(), l.a(), l.b(), l.c(), l.d(), l.link(), l.node(), id, bw);
+    /** 64-bit FNV-1a of a text's chars (bytes, for the ASCII NCCL prints). */
+    static long fnv(String s) {
+        long h = FNV_BASIS;
+        for (int i = 0; i < s.length(); i++) {
+            h = (h ^ s.charAt(i)) * FNV_PRIME;
+        }
+        return h;
     }
 
     private static final Pattern START = Pattern.compile("^=== System : max(?:Bw|Width) ([\\d.]+) total(?:Bw|Width) ([\\d.]+) ===");
     private static final Pattern NODE = Pattern.compile("^(\\w+)/(\\S+)");
-    private static final Pattern LINK = Pattern.compile("^\\s*\\+ (\\w+)\\[([\\d.]+)\\] - (\\w+)/(\\S+)");
 
     /** A dump line read from its message text; empty when it is none of the four shapes. */
-    static java.util.Optional<Line> read(String message) {
+    static Optional<Line> read(String message) {
         Line link = link(message);
         if (link != null) {
-            return java.util.Optional.of(link);
+            return Optional.of(link);
         }
         Matcher m;
         if ((m = START.matcher(message)).find()) {
-            return java.util.Optional.of(new Line(Type.START, m.group(1), m.group(2), "", ""));
+            return Optional.of(new Line(Type.START, m.group(1), m.group(2), "", ""));
         }
         if (message.startsWith("=====")) {
-            return java.util.Optional.of(new Line(Type.END, "", "", "", ""));
+            return Optional.of(new Line(Type.END, "", "", "", ""));
         }
         if ((m = NODE.matcher(message)).find()) {
-            return java.util.Optional.of(new Line(Type.NODE, m.group(1), m.group(2), "", ""));
+            return Optional.of(new Line(Type.NODE, m.group(1), m.group(2), "", ""));
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     /**
      * {@code \s*\+ (\w+)\[([\d.]+)\] - (\w+)/(\S+)}, the bulk of a dump, read by hand (SystemDumpsTest holds it to the
-     * expression); null when the line is not one.
+     * expression, and DumpLinkBytes to this); null when the line is not one.
      */
     static Line link(String m) {
         int n = m.length();
         int p = 0;
-        while (p < n && space(m.charAt(p))) {
+        while (p < n && ByteWords.space(m.charAt(p))) {
             p++;
         }
         if (!m.startsWith("+ ", p)) {
@@ -113,7 +113,7 @@ final class SystemDumps {
         }
         int id = targetEnd + 1;
         int idEnd = id;
-        while (idEnd < n && !space(m.charAt(idEnd))) {
+        while (idEnd < n && !ByteWords.space(m.charAt(idEnd))) {
             idEnd++;
         }
         if (idEnd == id) {
@@ -122,30 +122,31 @@ final class SystemDumps {
         return new Line(Type.LINK, m.substring(type, typeEnd), m.substring(bw, bwEnd), m.substring(target, targetEnd), m.substring(id, idEnd));
     }
 
-    /** {@code \s}: space, tab, newline, vertical tab, form feed, carriage return. */
-    private static boolean space(char c) {
-        return c == ' ' || c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r';
+    static boolean wordChar(int c) {
+        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || MessageKinds.digit(c) || c == '_';
     }
 
     private static int word(String m, int from) {
         int k = from;
-        while (k < m.length() && (m.charAt(k) >= 'a' && m.charAt(k) <= 'z' || m.charAt(k) >= 'A' && m.charAt(k) <= 'Z'
-                || MessageKinds.digit(m.charAt(k)) || m.charAt(k) == '_')) {
+        while (k < m.length() && wordChar(m.charAt(k))) {
             k++;
         }
         return k;
     }
 
-    /** A dump being read, for one process: per node type the distinct nodes, per bandwidth the PCI links, in integers. */
-    private final class Open {
+    /** A dump being read, for one process: per node type the distinct nodes, per bandwidth the PCI links, as hashes. */
+    private static final class Open {
         final String maxBw;
         final String totalBw;
         final int[] nodes = new int[NODES.size()];
-        /** The node numbers seen (+1), open addressing; grown when half full. */
-        int[] seen = new int[64];
+        /** The (type, id) hashes seen, open addressing (0: free); grown when half full. */
+        long[] seen = new long[64];
         int seenCount;
-        int[] pci = new int[8];
-        long netBw;
+        long[] pciBw = new long[4];
+        int[] pciCount = new int[4];
+        int pciKinds;
+        long[] netBw = new long[4];
+        int netKinds;
         int nvlinks;
         int c2c;
 
@@ -154,68 +155,105 @@ final class SystemDumps {
             this.totalBw = totalBw;
         }
 
-        void add(Line l) {
-            if (l.node() >= 0 && l.id() >= 0 && firstSight(l.id())) {
-                nodes[l.node()]++;
+        void add(int link, long bw, int node, long id) {
+            if (node >= 0 && firstSight((id ^ node) | 1)) {
+                nodes[node]++;
             }
-            switch (l.link()) {
-                case 0 -> {
-                    if (l.bw() >= pci.length) {
-                        pci = java.util.Arrays.copyOf(pci, Math.max(pci.length * 2, l.bw() + 1));
-                    }
-                    pci[l.bw()]++;
-                }
+            switch (link) {
+                case 0 -> pci(bw);
                 case 1 -> nvlinks++;
                 case 2 -> c2c++;
-                case 3 -> netBw |= l.bw() < 64 ? 1L << l.bw() : 0;
+                case 3 -> net(bw);
                 default -> {
                 }
             }
         }
 
-        private boolean firstSight(int id) {
+        private void pci(long bw) {
+            for (int i = 0; i < pciKinds; i++) {
+                if (pciBw[i] == bw) {
+                    pciCount[i]++;
+                    return;
+                }
+            }
+            if (pciKinds == pciBw.length) {
+                pciBw = Arrays.copyOf(pciBw, pciKinds * 2);
+                pciCount = Arrays.copyOf(pciCount, pciKinds * 2);
+            }
+            pciBw[pciKinds] = bw;
+            pciCount[pciKinds++] = 1;
+        }
+
+        private void net(long bw) {
+            for (int i = 0; i < netKinds; i++) {
+                if (netBw[i] == bw) {
+                    return;
+                }
+            }
+            if (netKinds == netBw.length) {
+                netBw = Arrays.copyOf(netBw, netKinds * 2);
+            }
+            netBw[netKinds++] = bw;
+        }
+
+        private boolean firstSight(long key) {
             int mask = seen.length - 1;
-            int i = (id * 0x9E3779B9) >>> 16 & mask;
+            int i = (int) (key ^ key >>> 32) * 0x9E3779B9 >>> 16 & mask;
             for (; seen[i] != 0; i = (i + 1) & mask) {
-                if (seen[i] == id + 1) {
+                if (seen[i] == key) {
                     return false;
                 }
             }
-            seen[i] = id + 1;
+            seen[i] = key;
             if (++seenCount * 2 > seen.length) {
-                int[] old = seen;
-                seen = new int[old.length * 2];
+                long[] old = seen;
+                seen = new long[old.length * 2];
                 seenCount = 0;
-                for (int v : old) {
+                for (long v : old) {
                     if (v != 0) {
-                        firstSight(v - 1);
+                        firstSight(v);
                     }
                 }
             }
             return true;
         }
 
-        /** A line numbered by the builder that opened this dump (a dump goes on across the ranges of a file). */
-        Line renumber(Line l) {
-            return numbered(l);
-        }
-
-        NcclLog.SystemDump close(boolean complete) {
+        NcclLog.SystemDump close(boolean complete, Map<Long, String> names) {
             Map<String, Integer> byBw = new TreeMap<>();
-            for (int b = 0; b < pci.length; b++) {
-                if (pci[b] > 0) {
-                    byBw.put(bandwidths.get(b), pci[b]);
-                }
+            for (int i = 0; i < pciKinds; i++) {
+                byBw.merge(names.getOrDefault(pciBw[i], "?"), pciCount[i], Integer::sum);
             }
             List<String> net = new ArrayList<>();
-            for (int b = 0; b < 64; b++) {
-                if ((netBw & 1L << b) != 0) {
-                    net.add(bandwidths.get(b));
-                }
+            for (int i = 0; i < netKinds; i++) {
+                net.add(names.getOrDefault(netBw[i], "?"));
             }
             return new NcclLog.SystemDump(maxBw, totalBw, nodes[0], nodes[1], nodes[2], nodes[3], List.copyOf(net), nvlinks, nodes[4],
                     Collections.unmodifiableMap(byBw), c2c, complete);
         }
+    }
+
+    /** The text of each bandwidth hash seen. */
+    private final Map<Long, String> bandwidths = new java.util.HashMap<>();
+    /** The last few bandwidth hashes named, to skip the map (a dump has three or four). */
+    private final long[] named = new long[8];
+    private int namedNext;
+
+    /** Whether the bandwidth hash has its text already (false: call {@link #name}). */
+    boolean named(long bw) {
+        for (long n : named) {
+            if (n == bw) {
+                return true;
+            }
+        }
+        if (bandwidths.containsKey(bw)) {
+            named[namedNext++ & 7] = bw;
+            return true;
+        }
+        return false;
+    }
+
+    void name(long bw, String text) {
+        bandwidths.put(bw, text);
     }
 
     /** The dump each process is writing, by its key ("host:pid", "" for lines without NCCL's prefix). */
@@ -236,37 +274,57 @@ final class SystemDumps {
     private final Map<NcclLog.SystemDump, long[]> distinct = new LinkedHashMap<>();
     private static final int DISTINCT = 16;
     long count;
-
     /** The last process a line was added for, and its open dump (consecutive lines are mostly one process's). */
     private String lastKey;
     private Open lastOpen;
 
-    void add(String process, Line l) {
-        if (l.type() == Type.START) {
-            lastKey = null;
-            started.add(process);
-            Open was = open.put(process, new Open(l.a(), l.b()));
-            if (was != null) {
-                keep(was.close(false));
-            }
-            return;
-        }
+    /** A link line of a process's dump, as numbers (the bandwidth already {@link #named}). */
+    void link(String process, int link, long bw, int node, long id) {
         Open o = process.equals(lastKey) ? lastOpen : open.get(process);
         lastKey = process;
         lastOpen = o;
-        if (o == null) {
-            if (!started.contains(process) && orphanLines < ORPHANS_MAX) {
-                List<Line> before = orphans.computeIfAbsent(process, k -> new ArrayList<>());
-                if (before.isEmpty() || before.get(before.size() - 1).type() != Type.END) {
-                    before.add(l);
-                    orphanLines++;
-                }
-            }
-        } else if (l.type() == Type.END) {
-            keep(open.remove(process).close(true));
-            lastOpen = null;
+        if (o != null) {
+            o.add(link, bw, node, id);
         } else {
-            o.add(l);
+            orphan(process, new Line(Type.LINK, LINKS.get(Math.max(0, link)), "", "", "", link, node, id, bw));
+        }
+    }
+
+    /** A line of a process's dump read from a string. */
+    void add(String process, Line l) {
+        if (l.type() == Type.LINK) {
+            if (!named(l.bw())) {
+                name(l.bw(), l.b());
+            }
+            link(process, l.link(), l.bw(), l.node(), l.id());
+            return;
+        }
+        lastKey = null;
+        if (l.type() == Type.START) {
+            started.add(process);
+            Open was = open.put(process, new Open(l.a(), l.b()));
+            if (was != null) {
+                keep(was.close(false, bandwidths));
+            }
+            return;
+        }
+        Open o = open.get(process);
+        if (o == null) {
+            orphan(process, l);
+        } else if (l.type() == Type.END) {
+            keep(open.remove(process).close(true, bandwidths));
+        } else {
+            o.add(-1, 0, l.node(), l.id());
+        }
+    }
+
+    private void orphan(String process, Line l) {
+        if (!started.contains(process) && orphanLines < ORPHANS_MAX) {
+            List<Line> before = orphans.computeIfAbsent(process, k -> new ArrayList<>());
+            if (before.isEmpty() || before.get(before.size() - 1).type() != Type.END) {
+                before.add(l);
+                orphanLines++;
+            }
         }
     }
 
@@ -286,15 +344,21 @@ final class SystemDumps {
      */
     void absorb(SystemDumps o) {
         lastKey = null;
+        bandwidths.putAll(o.bandwidths);
         for (Map.Entry<String, Open> e : new ArrayList<>(open.entrySet())) {
             for (Line l : o.orphans.getOrDefault(e.getKey(), List.of())) {
                 Open target = open.get(e.getKey());
-                if (target != null) {
-                    add(e.getKey(), target.renumber(l));
+                if (target == null) {
+                    break;
+                }
+                if (l.type() == Type.END) {
+                    keep(open.remove(e.getKey()).close(true, bandwidths));
+                } else {
+                    target.add(l.link(), l.bw(), l.node(), l.id());
                 }
             }
             if (open.containsKey(e.getKey()) && o.started.contains(e.getKey())) {
-                keep(open.remove(e.getKey()).close(false));
+                keep(open.remove(e.getKey()).close(false, bandwidths));
             }
         }
         o.orphans.forEach((k, lines) -> {
@@ -318,7 +382,7 @@ final class SystemDumps {
     /** The dumps, the unfinished ones (an excerpt, a process that died) closed as incomplete, in a fixed order. */
     List<NcclLog.SystemDump> finish() {
         lastKey = null;
-        new ArrayList<>(open.values()).forEach(o -> keep(o.close(false)));
+        new ArrayList<>(open.values()).forEach(o -> keep(o.close(false, bandwidths)));
         open.clear();
         List<NcclLog.SystemDump> out = new ArrayList<>(distinct.keySet());
         out.sort(java.util.Comparator.comparing(NcclLog.SystemDump::toString));
