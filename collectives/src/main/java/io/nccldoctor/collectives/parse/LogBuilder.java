@@ -385,7 +385,7 @@ final class LogBuilder extends BlockScanner {
             to++;
         }
         if (to > from) {
-            String transport = line.substring(from, to);
+            String transport = text(line.substring(from, to));
             transports.merge(transport, 1L, Long::sum);
             if (transport.startsWith("NET/") && transport.length() > 4) {
                 processes.of(line, first).ifPresent(p -> p.netTransports.add(transport));

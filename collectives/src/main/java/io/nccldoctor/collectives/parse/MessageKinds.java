@@ -206,7 +206,7 @@ final class MessageKinds {
     private static final Pattern BARE = Pattern.compile(String.join("|",
             "Channel \\d\\d(?:/\\d+)? : ", "Ring \\d\\d : ", "NCCL version \\d+\\.\\d+", "cudaDriverVersion \\d",
             "GPU Direct RDMA (?:Enabled|Disabled) for ", "NET/\\w+(?: \\w+)* ?: ?\\S", "NET/OFI ", "Using network \\S",
-            "Using non-device net plugin", "Plugin Path : ", "P2P plugin \\S", "(?:Initialized|Failed to initialize|Assigned) NET plugin ",
+            "Using non-device net plugin", "Plugin Path : ", "P2P plugin \\S", "(?:Initialized|Failed to initialize) NET plugin ", "Assigned (?:NET|GIN) plugin ",
             "Failed to open libibverbs", "Failed to find nccl(?:Coll)?NetPlugin", "Loaded (?:net|collnet|coll) plugin ",
             "Successfully loaded external plugin", "Disabling external plugins", "NCCL_\\w+ set (?:by environment )?to ",
             "comm 0x\\p{XDigit}+ rank \\d+ n[Rr]anks \\d+", "(?:\\[Rank \\d+\\] )?ncclComm\\w* comm 0x\\p{XDigit}+ rank \\d+", "=== System : max",

@@ -24,8 +24,9 @@ final class TransportCounts {
         return size;
     }
 
+    /** The transport as written (the log's bytes are UTF-8). */
     String name(int k) {
-        return new String(keys[k], StandardCharsets.ISO_8859_1);
+        return new String(keys[k], StandardCharsets.UTF_8);
     }
 
     long count(int k) {
