@@ -2,6 +2,7 @@ package io.nccldoctor.gdr;
 
 import io.nccldoctor.pcie.NcclPathTypes;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * NCCL_NET_GDR_LEVEL read exactly as NCCL's ncclGetLevel does (src/graph/paths.cc; reference/nccl-internals.md
@@ -48,7 +49,7 @@ public record GdrLevel(String raw, String name, int number, String source, Strin
         }
         String why = raw.equalsIgnoreCase("PHB") || raw.equalsIgnoreCase("PXB") || raw.equalsIgnoreCase("SYS")
                 || raw.equalsIgnoreCase("PIX") || raw.equalsIgnoreCase("LOC") || raw.equalsIgnoreCase("NVL")
-                ? "names are compared case-sensitively: '" + raw + "' is not '" + raw.toUpperCase(java.util.Locale.ROOT) + "'"
+                ? "names are compared case-sensitively: '" + raw + "' is not '" + raw.toUpperCase(Locale.ROOT) + "'"
                 : "'" + raw + "' is neither a path type name up to SYS nor a number";
         return new GdrLevel(raw, fallback, NcclPathTypes.number(fallback, version),
                 byDefault + ": NCCL_NET_GDR_LEVEL=" + raw + " is silently ignored", why);

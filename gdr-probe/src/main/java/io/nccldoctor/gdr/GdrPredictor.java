@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Predicts NCCL's GPUDirect RDMA decision for every GPU–NIC pair (ncclTopoCheckGdr, src/graph/paths.cc;
@@ -51,7 +52,7 @@ public final class GdrPredictor {
                 false, false, chain);
     }
 
-    private static final java.util.Set<String> CONSUMER = java.util.Set.of("GEFORCE", "GEFORCE_RTX", "TITAN", "TITAN_RTX");
+    private static final Set<String> CONSUMER = Set.of("GEFORCE", "GEFORCE_RTX", "TITAN", "TITAN_RTX");
 
     /**
      * How this GPU's memory can be registered: DMA-BUF when the host allows it and the GPU reports

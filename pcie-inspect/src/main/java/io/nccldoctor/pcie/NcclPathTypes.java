@@ -178,7 +178,7 @@ public final class NcclPathTypes {
 
     /** "2.27.5+cuda12.9" → {2, 27, 5}: each dot-separated part's leading digits (no regex: it runs per device pair). */
     private static int[] parts(String v) {
-        java.util.List<Integer> out = new java.util.ArrayList<>();
+        List<Integer> out = new ArrayList<>();
         int i = 0;
         while (i <= v.length()) {
             int end = v.indexOf('.', i);

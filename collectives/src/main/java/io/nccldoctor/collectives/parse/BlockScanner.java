@@ -1,18 +1,18 @@
 package io.nccldoctor.collectives.parse;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The byte-level half of the NCCL log parser. A block of whole lines is scanned eight bytes at a time from a copy of
  * its words (SWAR: the newlines counted and the 'N' bytes found with the exact zero-byte mask of Hacker's Delight 6-1,
- * taken in order); only lines that hold "NCCL" are looked at, per-operation lines (the bulk of a COLL log) are counted
- * from their first bytes and passed over by their newlines, channel lines give their transport from bytes, and only the
- * other lines become strings, handed to {@link #accept}. Written for the first JIT tier: plain array arithmetic, no
- * call left in the loops.
+ * taken in order); only lines that hold "NCCL" are looked at. An INFO message is told by its first words
+ * ({@link MessageKinds}, the table the line half shares): per-operation lines (the bulk of a COLL log) and the kinds
+ * that carry nothing the parser reads are counted and passed over by their newlines, channel lines give their transport
+ * from bytes, a dump's link lines their numbers ({@link DumpLinkBytes}), the other kinds it reads go to
+ * {@link #message} (which remembers what a repeated text said), and only unknown messages and warnings become strings,
+ * handed to {@link #accept}. A log pasted without NCCL's prefix is read line by line ({@link #acceptBare}). Written for
+ * the first JIT tier: plain array arithmetic, no call left in the inner loops.
  */
 abstract class BlockScanner extends ByteWords {
 
@@ -64,8 +64,8 @@ abstract class BlockScanner extends ByteWords {
             }
         } else {
             int count = (len + 7) >>> 3;
-        // Short calls, so that the JIT compiles the scan as a method soon: a long-running loop gets only an
-        // on-stack-replacement compile, which runs this scan at half the speed.
+            // Short calls, so that the JIT compiles the scan as a method soon: a long-running loop gets only an
+            // on-stack-replacement compile, which runs this scan at half the speed.
             for (int from = 0; from < count; from += CHUNK) {
                 scan(from, Math.min(count, from + CHUNK));
             }
@@ -138,7 +138,7 @@ abstract class BlockScanner extends ByteWords {
                 }
             }
             int msg = at + 10;
-            MessageKinds.Kind kind = kindAt(msg);
+            MessageKinds.Kind kind = kindAt(msg, colon);
             switch (kind) {
                 case SKIP -> ncclLines++;
                 case CHANNEL -> channelLine(start, at, msg);
@@ -243,7 +243,7 @@ abstract class BlockScanner extends ByteWords {
      * {@link MessageKinds#of} from bytes: the table's entries for the first byte, then the shapes that are not plain
      * prefixes. A prefix holds no newline, so no comparison runs past the line.
      */
-    MessageKinds.Kind kindAt(int msg) {
+    MessageKinds.Kind kindAt(int msg, int colon) {
         kindStart = msg;
         int c = byteAt(msg) & 0xFF;
         for (int i : MessageKinds.BY_FIRST[c]) {
@@ -265,7 +265,7 @@ abstract class BlockScanner extends ByteWords {
             return startsWith(d, MessageKinds.SPACE_COLON_SPACE) || startsWith(d, MessageKinds.COLL_CHANNELS)
                     ? MessageKinds.Kind.SKIP : MessageKinds.Kind.OTHER;
         }
-        return sourceLocation(msg) ? MessageKinds.Kind.SKIP : MessageKinds.Kind.OTHER;
+        return sourceLocation(msg, colon) ? MessageKinds.Kind.SKIP : MessageKinds.Kind.OTHER;
     }
 
     /** Entry {@code i}'s prefix at {@code at}, compared a word at a time. */
@@ -321,21 +321,27 @@ abstract class BlockScanner extends ByteWords {
         return p;
     }
 
-    /** {@link MessageKinds#sourceLocation} from bytes, stopping at the line's end. */
-    private boolean sourceLocation(int msg) {
-        boolean dot = false;
-        for (int p = msg; p < msg + 64 && p < len; p++) {
-            int c = byteAt(p);
-            if (c == ':') {
-                return dot && p > msg && MessageKinds.digit(byteAt(p + 1)) && p + 1 < len;
-            }
-            dot |= c == '.';
-            if (!MessageKinds.fileChar(c)) {
-                return false;
-            }
+    /**
+     * {@link MessageKinds#sourceLocation} from bytes: {@code colon} is the first ':' within 48 bytes of the message (-1:
+     * none before the line's end); the bytes before it are taken eight at a time (no blank, a '.').
+     */
+    private boolean sourceLocation(int msg, int colon) {
+        if (colon <= msg || !MessageKinds.digit(byteAt(colon + 1)) || colon + 1 >= len) {
+            return false;
         }
-        return false;
+        boolean dot = false;
+        for (int k = msg; k < colon; k += 8) {
+            long w = textWord(k, colon);
+            long live = colon - k >= 8 ? -1L : (1L << ((colon - k) << 3)) - 1;
+            if ((((w | ~live) - BLANKS) & ~(w | ~live) & HIGHS) != 0) {
+                return false; // a byte up to ' ' before the colon
+            }
+            dot |= (zeroBytes(w ^ DOTS) & live) != 0;
+        }
+        return dot;
     }
+
+    private static final long DOTS = 0x2E2E2E2E2E2E2E2EL;
 
     private static final byte[] ACS = "ACS is enabled".getBytes(StandardCharsets.ISO_8859_1);
     private static final byte[] BYTES_ALGO = " Bytes -> Algo ".getBytes(StandardCharsets.ISO_8859_1);

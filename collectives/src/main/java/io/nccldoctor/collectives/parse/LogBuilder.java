@@ -9,6 +9,7 @@ import io.nccldoctor.core.InputException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -66,7 +68,7 @@ final class LogBuilder extends BlockScanner {
         this.processes = new Processes(latin1);
     }
 
-    private String kept(String line) {
+    String kept(String line) {
         return text(line).strip();
     }
 
@@ -214,11 +216,14 @@ final class LogBuilder extends BlockScanner {
             default -> {
                 curLine = line;
                 curFirst = first;
-                read(kind, line, msg).apply(this);
+                effects.read(kind, line, msg).apply(this);
                 curLine = null;
             }
         }
     }
+
+    /** What each message of a known kind does. */
+    private final MessageEffects effects = new MessageEffects(this);
 
     /** A dump's link line read from bytes. */
     private final DumpLinkBytes dumpLink = new DumpLinkBytes();
@@ -240,9 +245,9 @@ final class LogBuilder extends BlockScanner {
             return;
         }
         boolean repeats = kind != Kind.COMM && kind != Kind.INIT; // those hold the communicator's address and rank
-        Effect e = repeats ? (Effect) memo.get(this, msg, end) : null;
+        MessageEffects.Effect e = repeats ? (MessageEffects.Effect) memo.get(this, msg, end) : null;
         if (e == null) {
-            e = read(kind, line(buf, start, end), msg - start);
+            e = effects.read(kind, line(buf, start, end), msg - start);
             if (repeats) {
                 memo.put(this, msg, end, e);
             }
@@ -251,82 +256,6 @@ final class LogBuilder extends BlockScanner {
         curStart = start;
         curNccl = nccl;
         e.apply(this);
-    }
-
-    /** What one message does to the log, found once per distinct text. */
-    interface Effect {
-        Effect NONE = b -> {
-        };
-
-        void apply(LogBuilder b);
-    }
-
-    /** What the message at {@code msg} says (its line is given whole: some readers look at all of it). */
-    private Effect read(Kind kind, String line, int msg) {
-        String message = line.substring(msg);
-        return switch (kind) {
-            case VERSION -> LogMessages.version(line).<Effect>map(v -> b -> b.addVersion(v)).orElse(Effect.NONE);
-            case DRIVER -> InitMessages.driver(message).<Effect>map(d -> b -> b.init.driver(d)).orElse(Effect.NONE);
-            case GDR -> gdrEffect(line);
-            case NETWORK -> line.indexOf("GPU Direct RDMA", msg) >= 0 ? gdrEffect(line) : networkEffect(NetworkLog.read(text(message)));
-            case ENV -> InitMessages.environment(text(message)).<Effect>map(e -> b -> b.init.environment(e.getKey(), e.getValue()))
-                    .orElse(Effect.NONE);
-            case COMM, INIT -> communicatorEffect(line, message);
-            case TOPO -> SystemDumps.read(message).<Effect>map(l -> b -> {
-                Processes.Facts p = b.current();
-                b.dumps.add(p == null ? "" : p.key, l);
-            }).orElse(Effect.NONE);
-            default -> Effect.NONE;
-        };
-    }
-
-    private static Effect networkEffect(NetworkLog.Said said) {
-        return b -> {
-            b.network.add(said);
-            if (said.category() == NetworkLog.Category.CHOSEN) {
-                b.process().ifPresent(p -> p.networks.add(said.name()));
-            }
-        };
-    }
-
-    private Effect gdrEffect(String line) {
-        Optional<GdrLine> g = LogMessages.gdr(line);
-        if (g.isPresent()) {
-            GdrLine raw = g.get();
-            String key = gdrKey(raw);
-            NcclLog.GdrCount decision = new NcclLog.GdrCount(raw.enabled(), raw.distance(), raw.relation(), raw.threshold(), raw.wording(), 1);
-            java.util.function.Supplier<GdrLine> kept = () -> new GdrLine(raw.enabled(), raw.gpu(), raw.hca(), raw.distance(),
-                    raw.relation(), raw.threshold(), kept(line));
-            return b -> b.addGdr(key, kept, decision);
-        }
-        return LogMessages.nicGdr(line).<Effect>map(n -> {
-            NicGdr kept = new NicGdr(n.net(), n.index(), n.hca(), n.enabled(), n.noModule(), kept(line));
-            String key = nicKey(kept);
-            return b -> b.addNicGdr(key, kept);
-        }).orElse(Effect.NONE);
-    }
-
-    /**
-     * A communicator's Init START / COMPLETE line (its size, its GPU) or its "nRanks 16 nNodes 2" line: each reader runs
-     * only on the line it reads (these lines are one per communicator and rank, and each is read).
-     */
-    private Effect communicatorEffect(String line, String message) {
-        boolean init = message.contains(" - Init ");
-        java.util.OptionalInt size = init && message.contains("Init COMPLETE") ? LogMessages.communicatorSize(line)
-                : java.util.OptionalInt.empty();
-        Optional<InitMessages.Init> started = init ? InitMessages.init(message) : Optional.empty();
-        Optional<Integer> nodes = init ? Optional.empty() : InitMessages.nodes(message);
-        return b -> {
-            size.ifPresent(n -> b.comms.merge(n, 1L, Long::sum));
-            started.ifPresent(i -> {
-                b.init.communicator(i);
-                Processes.Facts p = b.current();
-                if (p != null) {
-                    p.busIds.add(i.busId());
-                }
-            });
-            nodes.ifPresent(b.init::nodes);
-        };
     }
 
     /**
@@ -345,7 +274,7 @@ final class LogBuilder extends BlockScanner {
         if (line.indexOf("GPU Direct RDMA", msg) >= 0) { // before " via ": 2.29 says "using PXN via GPU/…"
             curLine = line;
             curFirst = first;
-            gdrEffect(line).apply(this);
+            effects.gdrEffect(line).apply(this);
             curLine = null;
         } else if (via > 0) {
             channel(line, first, via);
@@ -357,7 +286,7 @@ final class LogBuilder extends BlockScanner {
             LogMessages.network(line).ifPresent(said -> {
                 curLine = line;
                 curFirst = first;
-                networkEffect(NetworkLog.read(text(said))).apply(this);
+                MessageEffects.networkEffect(NetworkLog.read(text(said))).apply(this);
                 curLine = null;
             });
         } else if (line.indexOf("lgo", msg) >= 0) {
@@ -402,7 +331,7 @@ final class LogBuilder extends BlockScanner {
         });
     }
 
-    private void addVersion(String v) {
+    void addVersion(String v) {
         versions.add(v);
         process().ifPresent(p -> p.versions.add(v));
     }
@@ -425,29 +354,23 @@ final class LogBuilder extends BlockScanner {
         }
     }
 
-    private static String gdrKey(GdrLine g) {
-        return (g.enabled() ? "Enabled" : "Disabled") + g.gpu() + "/" + g.hca();
-    }
 
     /**
      * Each decision once per GPU and NIC (every process prints its own), at most 64 (the line kept only then); every
      * decision counted by its kind, so that none beyond the examples goes unseen.
      */
-    private void addGdr(String key, java.util.function.Supplier<GdrLine> g, NcclLog.GdrCount decision) {
+    void addGdr(String key, Supplier<GdrLine> g, NcclLog.GdrCount decision) {
         if (gdr.size() < 64 && gdrSeen.add(key)) {
             gdr.add(g.get());
         }
         gdrCounts.add(decision);
     }
 
-    private final Set<String> nicGdrSeen = new java.util.HashSet<>();
+    private final Set<String> nicGdrSeen = new HashSet<>();
 
-    private static String nicKey(NicGdr n) {
-        return n.net() + "|" + n.index() + "|" + n.hca() + "|" + n.enabled() + "|" + n.noModule();
-    }
 
     /** Each NIC's support line once (every process prints it), at most 64. */
-    private void addNicGdr(String key, NicGdr n) {
+    void addNicGdr(String key, NicGdr n) {
         if (nicGdr.size() < 64 && nicGdrSeen.add(key)) {
             nicGdr.add(n);
         }
@@ -505,13 +428,13 @@ final class LogBuilder extends BlockScanner {
         dumps.absorb(o.dumps);
         o.transports.forEach((k, v) -> transports.merge(k, v, Long::sum));
         o.gdr.forEach(g -> {
-            if (gdr.size() < 64 && gdrSeen.add(gdrKey(g))) {
+            if (gdr.size() < 64 && gdrSeen.add(MessageEffects.gdrKey(g))) {
                 gdr.add(g);
             }
         });
         gdrCounts.absorb(o.gdrCounts);
         gdrSeen.addAll(o.gdrSeen);
-        o.nicGdr.forEach(n -> addNicGdr(nicKey(n), n));
+        o.nicGdr.forEach(n -> addNicGdr(MessageEffects.nicKey(n), n));
         acsHint |= o.acsHint;
         o.comms.forEach((k, v) -> comms.merge(k, v, Long::sum));
         o.algorithms.forEach((k, v) -> algorithms.merge(k, v, Long::sum));

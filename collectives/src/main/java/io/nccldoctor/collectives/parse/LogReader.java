@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -49,7 +50,7 @@ final class LogReader {
             if (i == n ? !whole || start == n : head[i] != '\n') {
                 continue;
             }
-            String line = new String(head, start, i - start, java.nio.charset.StandardCharsets.UTF_8);
+            String line = new String(head, start, i - start, StandardCharsets.UTF_8);
             if (line.contains("NCCL INFO") || line.contains("NCCL WARN")) {
                 return false;
             }
@@ -241,7 +242,7 @@ final class LogReader {
         String line = in.readLine();
         for (; line != null; line = in.readLine()) {
             head.add(line);
-            bytes += line.getBytes(java.nio.charset.StandardCharsets.UTF_8).length + 1;
+            bytes += line.getBytes(StandardCharsets.UTF_8).length + 1;
             if (bytes > SNIFF) {
                 break;
             }

@@ -160,26 +160,23 @@ final class MessageKinds {
     }
 
     /**
-     * "transport/net.cc:1134 -> 6" or "channel.cc:41 Cuda Alloc Size …": a file name with a dot, a colon and a digit,
-     * within the first 64 characters, before any space.
+     * "transport/net.cc:1134 -> 6" or "channel.cc:41 Cuda Alloc Size …": a first word that holds a '.' and ends in ':'
+     * and a digit, the ':' the first within 48 characters (the block scanner finds it with the per-operation check).
      */
     static boolean sourceLocation(String line, int msg) {
+        int colon = line.indexOf(':', msg);
+        if (colon <= msg || colon >= msg + 48 || colon + 1 >= line.length() || !digit(line.charAt(colon + 1))) {
+            return false;
+        }
         boolean dot = false;
-        for (int p = msg, stop = Math.min(line.length() - 1, msg + 64); p < stop; p++) {
+        for (int p = msg; p < colon; p++) {
             char c = line.charAt(p);
-            if (c == ':') {
-                return dot && p > msg && digit(line.charAt(p + 1));
-            }
-            dot |= c == '.';
-            if (!fileChar(c)) {
+            if (c <= ' ') {
                 return false;
             }
+            dot |= c == '.';
         }
-        return false;
-    }
-
-    static boolean fileChar(int c) {
-        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || digit(c) || c == '_' || c == '.' || c == '/' || c == '-';
+        return dot;
     }
 
     static boolean digit(int c) {

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * What an NCCL_DEBUG=INFO log says, read as a stream (a multi-gigabyte log never sits in memory): NCCL versions,
@@ -153,7 +154,7 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
 
     /** This log's values as one unit, to compare with other files. */
     Agreement.Facts facts() {
-        Set<String> chosen = new java.util.TreeSet<>();
+        Set<String> chosen = new TreeSet<>();
         processes.values().forEach(p -> chosen.addAll(p.networks()));
         if (chosen.isEmpty()) { // lines without NCCL's host:pid:tid prefix
             chosen.addAll(network.chosen());

@@ -2,11 +2,11 @@ package io.nccldoctor.collectives.parse;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -89,6 +89,8 @@ final class Processes {
     private final int[] prefixLength = new int[PREFIX_SLOTS];
     private final Facts[] prefixProcess = new Facts[PREFIX_SLOTS];
     private int prefixes;
+    /** The words of the prefix being looked up (a copy is kept only for a new one). */
+    private long[] scratch = new long[8];
 
     Optional<Facts> of(ByteBuffer buf, int start, int nccl, LogBuilder scanner) {
         return Optional.ofNullable(at(buf, start, nccl, scanner));
@@ -104,22 +106,33 @@ final class Processes {
         if (same) {
             return lastProcess;
         }
-        long[] words = new long[(n + 7) >>> 3];
+        int count = (n + 7) >>> 3;
+        if (scratch.length < count) {
+            scratch = new long[count * 2];
+        }
         long h = n;
         for (int k = 0; k < n; k += 8) {
-            words[k >>> 3] = prefixWord(scanner, start + k, n - k);
-            h = (h ^ words[k >>> 3]) * 0x9E3779B97F4A7C15L;
+            scratch[k >>> 3] = prefixWord(scanner, start + k, n - k);
+            h = (h ^ scratch[k >>> 3]) * 0x9E3779B97F4A7C15L;
             h ^= h >>> 29;
         }
-        lastPrefix = words;
-        lastPrefixLength = n;
+        long[] words = null;
         int i = (int) h & (PREFIX_SLOTS - 1);
         for (; prefixWords[i] != null; i = (i + 1) & (PREFIX_SLOTS - 1)) {
-            if (prefixHash[i] == h && prefixLength[i] == n && java.util.Arrays.equals(prefixWords[i], words)) {
-                lastProcess = prefixProcess[i];
-                return lastProcess;
+            if (prefixHash[i] == h && prefixLength[i] == n && Arrays.equals(prefixWords[i], 0, count, scratch, 0, count)) {
+                words = prefixWords[i];
+                break;
             }
         }
+        if (words != null) {
+            lastPrefix = words;
+            lastPrefixLength = n;
+            lastProcess = prefixProcess[i];
+            return lastProcess;
+        }
+        words = Arrays.copyOf(scratch, count);
+        lastPrefix = words;
+        lastPrefixLength = n;
         byte[] bytes = new byte[n];
         buf.get(start, bytes);
         String prefix = new String(bytes, StandardCharsets.ISO_8859_1);

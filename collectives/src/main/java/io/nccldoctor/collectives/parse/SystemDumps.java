@@ -3,6 +3,8 @@ package io.nccldoctor.collectives.parse;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -233,7 +235,7 @@ final class SystemDumps {
     }
 
     /** The text of each bandwidth hash seen. */
-    private final Map<Long, String> bandwidths = new java.util.HashMap<>();
+    private final Map<Long, String> bandwidths = new HashMap<>();
     /** The last few bandwidth hashes named, to skip the map (a dump has three or four). */
     private final long[] named = new long[8];
     private int namedNext;
@@ -385,7 +387,7 @@ final class SystemDumps {
         new ArrayList<>(open.values()).forEach(o -> keep(o.close(false, bandwidths)));
         open.clear();
         List<NcclLog.SystemDump> out = new ArrayList<>(distinct.keySet());
-        out.sort(java.util.Comparator.comparing(NcclLog.SystemDump::toString));
+        out.sort(Comparator.comparing(NcclLog.SystemDump::toString));
         return out;
     }
 }

@@ -5,6 +5,7 @@ import io.nccldoctor.reports.Finding;
 import io.nccldoctor.reports.RuleInfo;
 import io.nccldoctor.reports.Severity;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -54,7 +55,7 @@ public final class NcclSocketNetwork extends NcclLogRule {
 
     /** Every communicator the log started or counted has one rank, or spans one node ("nNodes 1"): no network traffic. */
     static boolean carriesNothing(NcclLog log) {
-        Set<Integer> sizes = new java.util.HashSet<>(log.communicatorSizes().keySet());
+        Set<Integer> sizes = new HashSet<>(log.communicatorSizes().keySet());
         sizes.addAll(log.init().started().keySet());
         boolean oneRank = !sizes.isEmpty() && sizes.equals(Set.of(1));
         boolean oneNode = !log.init().nodes().isEmpty() && log.init().nodes().keySet().equals(Set.of(1));
