@@ -47,7 +47,12 @@ final class InitMessages {
      * nRanks \d{1,9} nNodes (\d{1,9})(?!\d)} written out (a line per communicator and rank).
      */
     static Optional<Integer> nodes(String message) {
-        for (int at = message.indexOf("nRanks "); at >= 0; at = message.indexOf("nRanks ", at + 1)) {
+        return nodes(message, 0);
+    }
+
+    /** The same, in the text of {@code message} from {@code from}. */
+    static Optional<Integer> nodes(String message, int from) {
+        for (int at = message.indexOf("nRanks ", from); at >= 0; at = message.indexOf("nRanks ", at + 1)) {
             int ranks = at + "nRanks ".length();
             int ranksEnd = digitsEnd(message, ranks);
             if (ranksEnd == ranks || ranksEnd - ranks > 9 || !message.startsWith(" nNodes ", ranksEnd)) {
@@ -80,12 +85,17 @@ final class InitMessages {
     }
 
     static Optional<Init> init(String message) {
+        return init(message, 0);
+    }
+
+    /** The same, in the text of {@code message} from {@code from}. */
+    static Optional<Init> init(String message, int from) {
         int start = message.lastIndexOf(" - Init START");
         int complete = message.lastIndexOf(" - Init COMPLETE");
         int end = Math.max(start, complete);
-        int ranks = message.indexOf(" nranks ");
-        int bus = message.indexOf(" busId ");
-        if (end < 0 || ranks < 0 || bus < ranks || bus > end) {
+        int ranks = message.indexOf(" nranks ", from);
+        int bus = message.indexOf(" busId ", from);
+        if (end < from || ranks < 0 || bus < ranks || bus > end) {
             return Optional.empty();
         }
         int n = ranks + " nranks ".length();

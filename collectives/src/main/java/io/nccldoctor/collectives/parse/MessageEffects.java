@@ -31,16 +31,16 @@ final class MessageEffects {
 
     /** What the message at {@code msg} says (its line is given whole: some readers look at all of it). */
     Effect read(Kind kind, String line, int msg) {
-        String message = line.substring(msg);
         return switch (kind) {
             case VERSION -> LogMessages.version(line).<Effect>map(v -> b -> b.addVersion(v)).orElse(Effect.NONE);
-            case DRIVER -> InitMessages.driver(message).<Effect>map(d -> b -> b.init.driver(d)).orElse(Effect.NONE);
+            case DRIVER -> InitMessages.driver(line.substring(msg)).<Effect>map(d -> b -> b.init.driver(d)).orElse(Effect.NONE);
             case GDR -> gdrEffect(line);
-            case NETWORK -> line.indexOf("GPU Direct RDMA", msg) >= 0 ? gdrEffect(line) : networkEffect(NetworkLog.read(builder.text(message)));
-            case ENV -> InitMessages.environment(builder.text(message)).<Effect>map(e -> b -> b.init.environment(e.getKey(), e.getValue()))
-                    .orElse(Effect.NONE);
-            case COMM, INIT -> communicatorEffect(line, message);
-            case TOPO -> SystemDumps.read(message).<Effect>map(l -> b -> {
+            case NETWORK -> line.indexOf("GPU Direct RDMA", msg) >= 0 ? gdrEffect(line)
+                    : networkEffect(NetworkLog.read(builder.text(line.substring(msg))));
+            case ENV -> InitMessages.environment(builder.text(line.substring(msg)))
+                    .<Effect>map(e -> b -> b.init.environment(e.getKey(), e.getValue())).orElse(Effect.NONE);
+            case COMM, INIT -> communicatorEffect(line, msg);
+            case TOPO -> SystemDumps.read(line.substring(msg)).<Effect>map(l -> b -> {
                 Processes.Facts p = b.current();
                 b.dumps.add(p == null ? "" : p.key, l);
             }).orElse(Effect.NONE);
@@ -78,12 +78,11 @@ final class MessageEffects {
      * A communicator's Init START / COMPLETE line (its size, its GPU) or its "nRanks 16 nNodes 2" line: each reader runs
      * only on the line it reads (these lines are one per communicator and rank, and each is read).
      */
-    private Effect communicatorEffect(String line, String message) {
-        boolean init = message.contains(" - Init ");
-        OptionalInt size = init && message.contains("Init COMPLETE") ? LogMessages.communicatorSize(line)
-                : OptionalInt.empty();
-        Optional<InitMessages.Init> started = init ? InitMessages.init(message) : Optional.empty();
-        Optional<Integer> nodes = init ? Optional.empty() : InitMessages.nodes(message);
+    private Effect communicatorEffect(String line, int msg) {
+        boolean init = line.indexOf(" - Init ", msg) >= 0;
+        OptionalInt size = init && line.indexOf("Init COMPLETE", msg) >= 0 ? LogMessages.communicatorSize(line) : OptionalInt.empty();
+        Optional<InitMessages.Init> started = init ? InitMessages.init(line, msg) : Optional.empty();
+        Optional<Integer> nodes = init ? Optional.empty() : InitMessages.nodes(line, msg);
         return b -> {
             size.ifPresent(n -> b.comms.merge(n, 1L, Long::sum));
             started.ifPresent(i -> {

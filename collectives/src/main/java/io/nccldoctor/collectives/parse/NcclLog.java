@@ -258,6 +258,15 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
     static final int KEEP = 10;
 
     /**
+     * Whether a line is NCCL's, as the parser reads it: with its prefix ("NCCL INFO", "NCCL WARN", the "NCCL version"
+     * banner) or, pasted without it, a message in NCCL's own wording ("Channel 00/02 : 0 1", "NET/IB : Using [0]mlx5_0:1/RoCE",
+     * "Connected all rings"). For telling a log from other text by its first lines.
+     */
+    public static boolean isNcclLine(String line) {
+        return line.contains("NCCL INFO") || line.contains("NCCL WARN") || line.contains("NCCL version ") || MessageKinds.bare(line) >= 0;
+    }
+
+    /**
      * Streams a file in 256 KiB blocks of whole lines, eight bytes at a time ({@link BlockScanner}); a multi-gigabyte
      * log never sits in memory. A large file is read in one range per core, joined in file order: the same answer as
      * one pass. A file whose name ends in .gz is decompressed as it is read.

@@ -142,7 +142,7 @@ final class SystemDumps {
         final String totalBw;
         final int[] nodes = new int[NODES.size()];
         /** The (type, id) hashes seen, open addressing (0: free); grown when half full. */
-        long[] seen = new long[64];
+        long[] seen = new long[32];
         int seenCount;
         long[] pciBw = new long[4];
         int[] pciCount = new int[4];

@@ -88,6 +88,10 @@ class NcclLogFieldTest {
             assertThat(bare.init().started()).isEqualTo(full.init().started());
             assertThat(bare.processes()).isEmpty();
         }
+        assertThat(NcclLog.isNcclLine("Channel 00/02 :    0   1")).isTrue();
+        assertThat(NcclLog.isNcclLine("NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE")).isTrue();
+        assertThat(NcclLog.isNcclLine("Connected all rings")).isTrue();
+        assertThat(NcclLog.isNcclLine("The channel count was 2 and the network was fine.")).isFalse();
         Path prose = dir.resolve("README.md");
         Files.writeString(prose, "# Notes\n\nThe channel count was 2 and the network was fine.\nUsing NCCL 2.27 and IB.\n");
         assertThatThrownBy(() -> NcclLog.parse(prose)).isInstanceOf(InputException.class).hasMessageContaining("not an NCCL debug log");
