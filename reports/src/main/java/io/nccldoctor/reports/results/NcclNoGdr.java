@@ -39,9 +39,10 @@ public final class NcclNoGdr extends NcclLogRule {
         }
         log.nicGdr().stream().filter(n -> !n.enabled())
                 .forEach(n -> evidence.add("NIC " + n.hca() + " (NET/" + n.net() + "): GPU Direct RDMA disabled: " + n.meaning()));
-        log.gdr().stream().filter(g -> !g.enabled()).limit(8)
-                .forEach(g -> evidence.add("GPU " + g.gpu() + " / NIC " + g.hca() + ": distance " + g.distance() + " " + g.relation() + " "
-                        + g.threshold() + ": " + GdrReading.of(g.distance(), g.relation(), g.threshold(), g.wording(), log)));
+        log.gdr().stream().filter(g -> !g.enabled()).limit(8).forEach(g -> {
+            evidence.add("GPU " + g.gpu() + " / NIC " + g.hca() + ": distance " + g.distance() + " " + g.relation() + " " + g.threshold());
+            evidence.add("GPU " + g.gpu() + " / NIC " + g.hca() + ": " + GdrReading.of(g.distance(), g.relation(), g.threshold(), g.wording(), log));
+        });
         log.gdrDecisions().stream().filter(c -> !c.enabled())
                 .forEach(c -> evidence.add(c.count() + " decision lines disabled at distance " + c.distance() + " " + c.relation() + " "
                         + c.threshold()));
