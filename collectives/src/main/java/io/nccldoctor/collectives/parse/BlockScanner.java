@@ -37,11 +37,11 @@ abstract class BlockScanner extends ByteWords {
     private static final long SPACE_VIA = word(" via \0\0\0") & 0xFF_FFFF_FFFFL;
     static final byte[] WATCHDOG = "Watchdog caught".getBytes(StandardCharsets.ISO_8859_1);
 
-    /** The last newline before the current word, and the start of the last line already read, in acceptBlock. */
-    private int lastNewline;
-    private int handled;
-    /** The end of the line the last candidate read, when it found it (-1: not looked for). */
-    private int knownEnd;
+    /**
+     * Where "NCCL INFO " stood in the last line that had it, from the line's start: the lines of a job's log carry
+     * prefixes of one length ("node0012:40204:40297 [3] "), so the next line is first looked at there.
+     */
+    private int prefixGuess = -1;
 
     /**
      * Whole lines of a file: buf[0, len), which ends at a line end or the file's end, with the same bytes in
@@ -51,8 +51,6 @@ abstract class BlockScanner extends ByteWords {
         this.buf = buf;
         this.words = words;
         this.len = len;
-        lastNewline = -1;
-        handled = -1;
         if (bareLines) {
             for (int start = 0; start < len; ) {
                 int end = lineEnd(start);
@@ -63,11 +61,10 @@ abstract class BlockScanner extends ByteWords {
                 start = end + 1;
             }
         } else {
-            int count = (len + 7) >>> 3;
             // Short calls, so that the JIT compiles the scan as a method soon: a long-running loop gets only an
             // on-stack-replacement compile, which runs this scan at half the speed.
-            for (int from = 0; from < count; from += CHUNK) {
-                scan(from, Math.min(count, from + CHUNK));
+            for (int start = 0; start < len; ) {
+                start = scan(start, Math.min(len, start + CHUNK));
             }
         }
         if (len > 0 && buf.get(len - 1) != '\n') {
@@ -75,109 +72,134 @@ abstract class BlockScanner extends ByteWords {
         }
     }
 
-    private static final int CHUNK = 2 << 10;
+    private static final int CHUNK = 16 << 10;
 
     /**
-     * The words [from, to): each one's newlines and 'N' bytes are taken in order (a newline counts a line and
-     * starts the next; an 'N' that starts "NCCL" in a line not yet read is a candidate). Once a line is read, the
-     * words up to its end are passed over by their newlines alone.
+     * The lines that start in [from, to): each line's end is found first (its newline, a word at a time), then the line
+     * is read; returns where the next line starts.
      */
-    private void scan(int from, int to) {
-        int last = lastNewline;
-        for (int j = from; j < to; j++) {
-            long w = words[j];
-            long nl = zeroBytes(w ^ NEWLINES);
-            for (long events = nl | zeroBytes(w ^ NS); events != 0; events &= events - 1) {
-                int at = (j << 3) + lowestByte(events);
-                if ((nl & events & -events) != 0) {
-                    lines++;
-                    last = at;
-                } else if (last + 1 != handled && at + 4 < len && (bytesAt(at) >>> 8 & 0xFFFFFF) == CCL
-                        && candidate(buf, len, last + 1, at)) {
-                    handled = last + 1;
-                    if ((nl & (events & events - 1)) == 0) { // the line goes on past this word
-                        int end = knownEnd;
-                        j = (end >= 0 ? Math.min(to, end >>> 3) : nextNewlineWord(j + 1, to)) - 1;
-                        break;
-                    }
-                }
+    private int scan(int from, int to) {
+        int start = from;
+        while (start < to) {
+            int end = lineEnd(start);
+            if (end < len) {
+                lines++;
             }
+            scanLine(start, end);
+            start = end + 1;
         }
-        lastNewline = last;
+        return start;
     }
 
     /**
-     * "NCCL" at {@code at} (followed by at least one byte) in the line that starts at {@code start}: reads the line if it holds "NCCL " or a watchdog
-     * timeout ("WorkNCCL(…"). Returns whether the line was read (counted or accepted), so that later hits in it are
-     * skipped. The common lines are told apart from the block's words; the rest is read from its bytes.
+     * The line [start, end): where the last line had "NCCL INFO " and no 'N' before it here, the line is that message;
+     * otherwise its 'N' bytes are taken in order, and each that starts "NCCL" is a candidate until one reads the line.
      */
-    private boolean candidate(ByteBuffer buf, int len, int start, int at) {
-        knownEnd = -1;
+    private void scanLine(int start, int end) {
+        int at = start + prefixGuess;
+        if (prefixGuess >= 0 && at + 10 <= end && bytesAt(at) == NCCL_INF && (short) bytesAt(at + 8) == O_SPACE && noN(start, at)) {
+            info(start, at, end);
+            return;
+        }
+        for (int j = start >>> 3, last = (end - 1) >>> 3; j <= last && start < end; j++) { // the line's words
+            long ns = zeroBytes(words[j] ^ NS);
+            if (j == start >>> 3) {
+                ns &= -1L << ((start & 7) << 3);
+            }
+            for (; ns != 0; ns &= ns - 1) {
+                int n = (j << 3) + lowestByte(ns);
+                if (n >= end) {
+                    return;
+                }
+                if (n + 4 < len && (bytesAt(n) >>> 8 & 0xFFFFFF) == CCL && candidate(start, n, end)) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /** No 'N' in [from, to) (a line's prefix, before the "NCCL" expected at to): its aligned words, the ends masked. */
+    private boolean noN(int from, int to) {
+        if (to <= from) {
+            return true;
+        }
+        int j = from >>> 3;
+        int last = (to - 1) >>> 3;
+        long low = -1L << ((from & 7) << 3);
+        long high = (to & 7) == 0 ? -1L : (1L << ((to & 7) << 3)) - 1;
+        if (j == last) {
+            return (zeroBytes(words[j] ^ NS) & low & high) == 0;
+        }
+        long any = zeroBytes(words[j] ^ NS) & low | zeroBytes(words[last] ^ NS) & high;
+        for (int k = j + 1; k < last; k++) {
+            any |= zeroBytes(words[k] ^ NS);
+        }
+        return any == 0;
+    }
+
+    /**
+     * "NCCL" at {@code at} (followed by at least one byte) in the line [start, end): reads the line if it holds "NCCL "
+     * or a watchdog timeout ("WorkNCCL(…"). Returns whether the line was read (counted or accepted), so that later hits
+     * in it are skipped.
+     */
+    private boolean candidate(int start, int at, int end) {
         long head = bytesAt(at);
         if ((byte) (head >>> 32) != ' ') {
-            int end = lineEnd(at);
             if (indexOf(buf, start, end, WATCHDOG) < 0) {
                 return false;
             }
             accept(line(buf, start, end));
             return true;
         }
-        if (at + 64 <= len && head == NCCL_INF && (short) bytesAt(at + 8) == O_SPACE) {
-            int colon = -1;
-            for (int k = at + 10; k < at + 58; k += 8) { // the first ':' or newline in the next 48 bytes, a word at a time
-                long w = bytesAt(k);
-                long hit = zeroBytes(w ^ COLONS) | zeroBytes(w ^ NEWLINES);
-                if (hit != 0) {
-                    int c = k + lowestByte(hit);
-                    if (bytesAt(c) == COLON_OPCOUN && (byte) bytesAt(c + 8) == 't') {
-                        ncclLines++; // a per-operation line: nothing in it for this parser
-                        return true;
-                    }
-                    colon = byteAt(c) == ':' ? c : -1;
-                    break;
-                }
-            }
-            int msg = at + 10;
-            MessageKinds.Kind kind = kindAt(msg, colon);
-            switch (kind) {
-                case SKIP -> ncclLines++;
-                case CHANNEL -> channelLine(start, at, msg);
-                case OTHER -> {
-                    if (colon < 0 || !tuning(start, at, colon)) {
-                        int end = lineEnd(msg);
-                        knownEnd = end;
-                        accept(line(buf, start, end));
-                    }
-                }
-                default -> {
-                    int end = lineEnd(msg);
-                    knownEnd = end;
-                    message(kind, start, at, kindStart, end);
-                }
-            }
+        if (head == NCCL_INF && (short) bytesAt(at + 8) == O_SPACE && at + 10 <= end) {
+            prefixGuess = at - start;
+            info(start, at, end);
             return true;
-        } else if (regionMatches(buf, len, at, NCCL_INFO)) {
-            for (int c = at + NCCL_INFO.length, stop = Math.min(len, c + 48); c < stop && buf.get(c) != '\n'; c++) {
-                if (buf.get(c) == ':') {
-                    if (regionMatches(buf, len, c, INFO_OPCOUNT)) {
-                        ncclLines++; // a per-operation line: nothing in it for this parser
-                        return true;
-                    }
-                    break;
+        }
+        accept(line(buf, start, end));
+        return true;
+    }
+
+    /**
+     * An INFO message: "NCCL INFO " at {@code at} in the line [start, end), told by its first words ({@link #kindAt}).
+     */
+    private void info(int start, int at, int end) {
+        int msg = at + 10;
+        MessageKinds.Kind kind = kindAt(msg, end);
+        switch (kind) {
+            case SKIP -> ncclLines++;
+            case CHANNEL -> channelLine(start, at, msg, end);
+            case OTHER -> {
+                if (kindColon < 0 || !tuning(start, at, kindColon)) {
+                    accept(line(buf, start, end));
                 }
             }
+            default -> message(kind, start, at, kindStart, end);
         }
-        accept(line(buf, start, lineEnd(at)));
-        return true;
+    }
+
+    /** The first ':' in [from, to), or -1: the aligned words, their ':' bytes found with the exact zero-byte mask. */
+    private int colon(int from, int to) {
+        if (from >= to) {
+            return -1;
+        }
+        int j = from >>> 3;
+        long hit = zeroBytes(words[j] ^ COLONS) & -1L << ((from & 7) << 3);
+        for (int last = (to - 1) >>> 3; hit == 0 && j < last; ) {
+            hit = zeroBytes(words[++j] ^ COLONS);
+        }
+        if (hit == 0) {
+            return -1;
+        }
+        int c = (j << 3) + lowestByte(hit);
+        return c < to ? c : -1;
     }
 
     /**
      * A channel line ("Channel …" or "Ring …") read from bytes: its transport, after the line's last " via " (searched
      * back from the line's end: it is near the end), counted ({@link #transportEnd}).
      */
-    private void channelLine(int start, int at, int msg) {
-        int end = lineEnd(msg);
-        knownEnd = end;
+    private void channelLine(int start, int at, int msg, int end) {
         int via = lastVia(msg + 8, end);
         if (via >= 0) {
             int from = via + VIA.length;
@@ -240,23 +262,32 @@ abstract class BlockScanner extends ByteWords {
     private static final long NET_SLASH = word("NET/\0\0\0\0") & 0xFFFF_FFFFL;
 
     /**
-     * {@link MessageKinds#of} from bytes: the table's entries for the first byte, then the shapes that are not plain
-     * prefixes. A prefix holds no newline, so no comparison runs past the line.
+     * {@link MessageKinds#of} from bytes, in its order: the table's entries of the message's group (a hash of its first
+     * two bytes), compared a word at a time; a dump line after leading spaces; a per-operation line, whose first ':'
+     * within 48 bytes ({@link #kindColon}) starts ": opCount"; the other shapes. A prefix holds no newline, so no
+     * comparison runs past the line (the words past the block are zero).
      */
-    MessageKinds.Kind kindAt(int msg, int colon) {
+    MessageKinds.Kind kindAt(int msg, int end) {
         kindStart = msg;
-        int c = byteAt(msg) & 0xFF;
-        for (int i : MessageKinds.BY_FIRST[c]) {
-            if (prefixAt(msg, i)) {
-                return MessageKinds.KIND[i];
+        long w = bytesAt(msg);
+        int b = MessageKinds.bucket(w);
+        for (int i = MessageKinds.BUCKET_START[b], stop = MessageKinds.BUCKET_START[b + 1]; i < stop; i++) {
+            if ((w & MessageKinds.FIRST_MASK[i]) == MessageKinds.FIRST_WORD[i] && (MessageKinds.MORE_WORDS[i] == null || more(msg, i))) {
+                return MessageKinds.BUCKET_KIND[i];
             }
         }
+        int c = (int) w & 0xFF;
+        int p = c == ' ' ? spacesEnd(msg) : msg;
+        if (c == ' ' && byteAt(p) == '+' && byteAt(p + 1) == ' ' && p + 1 < len) {
+            kindStart = p; // a dump line is read from past its indentation
+            return MessageKinds.Kind.TOPO;
+        }
+        int colon = colon(msg, Math.min(end, msg + 48));
+        kindColon = colon;
+        if (colon >= 0 && bytesAt(colon) == COLON_OPCOUN && (byte) bytesAt(colon + 8) == 't') {
+            return MessageKinds.Kind.SKIP; // a per-operation line: nothing in it for this parser
+        }
         if (c == ' ') {
-            int p = spacesEnd(msg);
-            if (byteAt(p) == '+' && byteAt(p + 1) == ' ' && p + 1 < len) {
-                kindStart = p; // a dump line is read from past its indentation
-                return MessageKinds.Kind.TOPO;
-            }
             return MessageKinds.digit(byteAt(p)) && startsWith(digitsEnd(p), MessageKinds.SPACE_COLON_SPACE)
                     ? MessageKinds.Kind.SKIP : MessageKinds.Kind.OTHER;
         }
@@ -268,15 +299,15 @@ abstract class BlockScanner extends ByteWords {
         return sourceLocation(msg, colon) ? MessageKinds.Kind.SKIP : MessageKinds.Kind.OTHER;
     }
 
-    /** Entry {@code i}'s prefix at {@code at}, compared a word at a time. */
-    private boolean prefixAt(int at, int i) {
-        long[] w = MessageKinds.PREFIX_WORDS[i];
-        if (at + MessageKinds.PREFIX[i].length > len) {
-            return false;
-        }
-        long[] m = MessageKinds.PREFIX_MASKS[i];
+    /** The first ':' within 48 bytes of the message {@link #kindAt} read last (-1: none, or a table kind). */
+    private int kindColon;
+
+    /** The words past the first of the group entry {@code i}'s prefix at {@code at}. */
+    private boolean more(int at, int i) {
+        long[] w = MessageKinds.MORE_WORDS[i];
+        long[] m = MessageKinds.MORE_MASKS[i];
         for (int k = 0; k < w.length; k++) {
-            if ((bytesAt(at + (k << 3)) & m[k]) != w[k]) {
+            if ((bytesAt(at + 8 + (k << 3)) & m[k]) != w[k]) {
                 return false;
             }
         }

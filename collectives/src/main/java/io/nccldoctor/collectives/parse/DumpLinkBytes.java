@@ -2,9 +2,11 @@ package io.nccldoctor.collectives.parse;
 
 /**
  * A dump link line ("+ PCI[48.0] - GPU/0-68000 (8)") read from a block's bytes into the numbers {@link SystemDumps}
- * counts: the link and node types as codes, the bandwidth and node id as 64-bit FNV-1a hashes of their bytes. Accepts
- * exactly the lines {@link SystemDumps#link(String)} accepts (past the indentation, which the caller skipped), and
- * gives the same numbers.
+ * counts: the link and node types as codes, the bandwidth and node id as keys of their bytes ({@link SystemDumps#key}).
+ * Accepts exactly the lines {@link SystemDumps#link(String)} accepts (past the indentation, which the caller skipped),
+ * and gives the same numbers. NCCL's own lines are read from a few words: a three-letter link type before '[', a
+ * bandwidth of at most seven characters before ']', a three-letter node type before '/', an id of at most seven
+ * characters before a blank; any other line byte by byte.
  */
 final class DumpLinkBytes {
 
@@ -28,43 +30,96 @@ final class DumpLinkBytes {
         return three.charAt(0) | three.charAt(1) << 8 | three.charAt(2) << 16;
     }
 
+    /** ']' and '/' in every byte. */
+    private static final long CLOSES = 0x5D5D5D5D5D5D5D5DL;
+    private static final long BLANKS = 0x2121212121212121L;
+
     /** {@code \+ (\w+)\[([\d.]+)\] - (\w+)/(\S+)} at {@code p}, within [p, end); false when the line is not one. */
     boolean read(ByteWords b, int p, int end) {
         if (p + 2 > end || b.byteAt(p) != '+' || b.byteAt(p + 1) != ' ') {
             return false;
         }
         int type = p + 2;
-        int typeEnd = wordEnd(b, type, end);
+        long w = b.bytesAt(type);
+        int typeEnd = (byte) (w >>> 24) == '[' && linkCode((int) w & 0xFFFFFF) >= 0 ? type + 3 : wordEnd(b, type, end);
         if (typeEnd == type || typeEnd >= end || b.byteAt(typeEnd) != '[') {
             return false;
         }
         bwFrom = typeEnd + 1;
-        bwTo = bwFrom;
-        long h = SystemDumps.FNV_BASIS;
-        for (int c; bwTo < end && (MessageKinds.digit(c = b.byteAt(bwTo)) || c == '.'); bwTo++) {
-            h = (h ^ c) * SystemDumps.FNV_PRIME;
-        }
+        bwTo = bandwidthEnd(b, bwFrom, end);
         if (bwTo == bwFrom || bwTo + 4 > end || (b.bytesAt(bwTo) & 0xFFFF_FFFFL) != CLOSE_DASH) {
             return false;
         }
-        bw = h;
+        bw = key(b, bwFrom, bwTo);
         int target = bwTo + 4;
-        int targetEnd = wordEnd(b, target, end);
+        w = b.bytesAt(target);
+        int targetEnd = (byte) (w >>> 24) == '/' && nodeCode((int) w & 0xFFFFFF) >= 0 ? target + 3 : wordEnd(b, target, end);
         if (targetEnd == target || targetEnd >= end || b.byteAt(targetEnd) != '/') {
             return false;
         }
-        h = SystemDumps.FNV_BASIS;
-        int q = targetEnd + 1;
-        for (int c; q < end && !BlockScanner.space(c = b.byteAt(q)); q++) {
-            h = (h ^ (c & 0xFF)) * SystemDumps.FNV_PRIME;
-        }
+        int q = idEnd(b, targetEnd + 1, end);
         if (q == targetEnd + 1) {
             return false;
         }
-        id = h;
+        id = key(b, targetEnd + 1, q);
         link = typeEnd - type != 3 ? -1 : linkCode(three(b, type));
         node = targetEnd - target != 3 ? -1 : nodeCode(three(b, target));
         return true;
+    }
+
+    /**
+     * The end of the digits and '.' at {@code from}: where a ']' comes within the next eight bytes and only digits and
+     * '.' are before it, from that word; otherwise byte by byte.
+     */
+    private static int bandwidthEnd(ByteWords b, int from, int end) {
+        long w = b.bytesAt(from);
+        long close = ByteWords.zeroBytes(w ^ CLOSES);
+        if (close != 0) {
+            int k = ByteWords.lowestByte(close);
+            int i = 0;
+            for (int c = (int) w & 0xFF; i < k && (MessageKinds.digit(c) || c == '.'); c = (int) (w >>> (++i << 3)) & 0xFF) {
+                // the bytes before the ']'
+            }
+            if (i == k) {
+                return Math.min(from + k, end);
+            }
+        }
+        int q = from;
+        for (int c; q < end && (MessageKinds.digit(c = b.byteAt(q)) || c == '.'); q++) {
+            // byte by byte
+        }
+        return q;
+    }
+
+    /**
+     * The end of the non-blank bytes at {@code from} (Java's \S): where a byte up to ' ' comes within the next eight
+     * bytes (Hacker's Delight 6-1, "has less than": exact for the first such byte) and is a blank, from that word;
+     * otherwise byte by byte.
+     */
+    private static int idEnd(ByteWords b, int from, int end) {
+        long w = b.bytesAt(from);
+        long low = (w - BLANKS) & ~w & ByteWords.HIGHS;
+        if (low != 0) {
+            int k = ByteWords.lowestByte(low);
+            if (ByteWords.space((int) (w >>> (k << 3)) & 0xFF) && from + k <= end) {
+                return from + k;
+            }
+        }
+        int q = from;
+        while (q < end && !ByteWords.space(b.byteAt(q))) {
+            q++;
+        }
+        return q;
+    }
+
+    /** {@link SystemDumps#key} of the bytes [from, to). */
+    static long key(ByteWords b, int from, int to) {
+        long h = to - from;
+        for (int k = from; k < to; k += 8) {
+            h = (h ^ b.textWord(k, to)) * SystemDumps.KEY_MIX;
+            h ^= h >>> 29;
+        }
+        return h;
     }
 
     /** "] - " as a little-endian int. */

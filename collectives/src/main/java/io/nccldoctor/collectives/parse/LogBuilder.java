@@ -127,12 +127,7 @@ final class LogBuilder extends BlockScanner {
         int first = line.indexOf("NCCL ");
         if (first >= 0 && line.startsWith("NCCL INFO ", first)) {
             int msg = first + 10;
-            int colon = line.indexOf(':', msg);
-            if (colon >= 0 && colon < msg + 48 && line.startsWith(": opCount", colon)) {
-                ncclLines++;
-                return;
-            }
-            Kind kind = MessageKinds.of(line, msg);
+            Kind kind = MessageKinds.of(line, msg); // a per-operation line is SKIP: counted only
             if (kind != Kind.OTHER) {
                 ncclLines++;
                 known(kind, line, first, msg);

@@ -2,6 +2,7 @@ package io.nccldoctor.collectives.parse;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -77,43 +78,87 @@ final class MessageKinds {
 
     /** The entries' prefixes as bytes, and per first byte the indices of the entries that start with it. */
     static final byte[][] PREFIX;
-    /** The prefixes as little-endian words, and the masks that keep only their bytes. */
-    static final long[][] PREFIX_WORDS;
-    static final long[][] PREFIX_MASKS;
     static final Kind[] KIND;
     static final int[][] BY_FIRST = new int[256][];
 
+    /*
+     * The same entries for the block scanner, grouped by a hash of their first two bytes (every prefix has at least two)
+     * and kept in table order within a group: BUCKET_START[h] to BUCKET_START[h + 1] index the flat arrays, which hold each
+     * entry's first word and the mask of its bytes in that word, its further words and masks (null when it has none), and
+     * its kind. A message is compared with the few entries of its group, a word at a time.
+     */
+    static final int BUCKETS = 256;
+    static final int[] BUCKET_START = new int[BUCKETS + 1];
+    static final long[] FIRST_WORD;
+    static final long[] FIRST_MASK;
+    static final long[][] MORE_WORDS;
+    static final long[][] MORE_MASKS;
+    static final Kind[] BUCKET_KIND;
+
+    /** The group of a message whose first eight bytes are {@code w} (little-endian): a hash of its first two bytes. */
+    static int bucket(long w) {
+        return (int) (((w & 0xFFFF) * 0x9E3779B97F4A7C15L) >>> 56);
+    }
+
     static {
-        PREFIX = new byte[ENTRIES.size()][];
-        PREFIX_WORDS = new long[ENTRIES.size()][];
-        PREFIX_MASKS = new long[ENTRIES.size()][];
-        KIND = new Kind[ENTRIES.size()];
+        int n = ENTRIES.size();
+        PREFIX = new byte[n][];
+        KIND = new Kind[n];
         List<List<Integer>> first = new ArrayList<>();
         for (int b = 0; b < 256; b++) {
             first.add(new ArrayList<>());
         }
-        for (int i = 0; i < ENTRIES.size(); i++) {
+        List<List<Integer>> groups = new ArrayList<>();
+        for (int b = 0; b < BUCKETS; b++) {
+            groups.add(new ArrayList<>());
+        }
+        long[][] words = new long[n][];
+        long[][] masks = new long[n][];
+        for (int i = 0; i < n; i++) {
             PREFIX[i] = ENTRIES.get(i).prefix().getBytes(StandardCharsets.ISO_8859_1);
             KIND[i] = ENTRIES.get(i).kind();
             first.get(PREFIX[i][0] & 0xFF).add(i);
-            int words = (PREFIX[i].length + 7) >>> 3;
-            PREFIX_WORDS[i] = new long[words];
-            PREFIX_MASKS[i] = new long[words];
+            words[i] = new long[(PREFIX[i].length + 7) >>> 3];
+            masks[i] = new long[words[i].length];
             for (int k = 0; k < PREFIX[i].length; k++) {
-                PREFIX_WORDS[i][k >>> 3] |= (PREFIX[i][k] & 0xFFL) << ((k & 7) << 3);
-                PREFIX_MASKS[i][k >>> 3] |= 0xFFL << ((k & 7) << 3);
+                words[i][k >>> 3] |= (PREFIX[i][k] & 0xFFL) << ((k & 7) << 3);
+                masks[i][k >>> 3] |= 0xFFL << ((k & 7) << 3);
             }
+            if (PREFIX[i].length < 2) {
+                throw new IllegalStateException("a message prefix needs two bytes: " + ENTRIES.get(i).prefix());
+            }
+            groups.get(bucket(words[i][0])).add(i);
         }
         for (int b = 0; b < 256; b++) {
             BY_FIRST[b] = first.get(b).stream().mapToInt(Integer::intValue).toArray();
         }
+        FIRST_WORD = new long[n];
+        FIRST_MASK = new long[n];
+        MORE_WORDS = new long[n][];
+        MORE_MASKS = new long[n][];
+        BUCKET_KIND = new Kind[n];
+        int at = 0;
+        for (int b = 0; b < BUCKETS; b++) {
+            BUCKET_START[b] = at;
+            for (int i : groups.get(b)) {
+                FIRST_WORD[at] = words[i][0];
+                FIRST_MASK[at] = masks[i][0];
+                if (words[i].length > 1) {
+                    MORE_WORDS[at] = Arrays.copyOfRange(words[i], 1, words[i].length);
+                    MORE_MASKS[at] = Arrays.copyOfRange(masks[i], 1, masks[i].length);
+                }
+                BUCKET_KIND[at++] = KIND[i];
+            }
+        }
+        BUCKET_START[BUCKETS] = at;
     }
 
     /**
-     * The kind of the message that starts at {@code msg}: a table entry; after leading spaces a dump line ("+ PCI[24.0] -
-     * GPU/…") or a search line ("  0 : NET/0 GPU/…"); a line that starts with digits, a search line ("1 : NET/…") or the
-     * channel count ("32 coll channels, …"); a source location ("misc/socket.cc:567 -> 2", "channel.cc:55 Cuda Alloc …").
-     * {@link BlockScanner} decides the same from bytes, step by step.
+     * The kind of the message that starts at {@code msg}, in this order: a table entry; after leading spaces a dump line
+     * ("+ PCI[24.0] - GPU/…"); a per-operation line ("AllReduce: opCount …": its first ':' within 48 characters starts
+     * ": opCount"), counted only; after leading spaces a search line ("  0 : NET/0 GPU/…"); a line that starts with
+     * digits, a search line ("1 : NET/…") or the channel count ("32 coll channels, …"); a source location
+     * ("misc/socket.cc:567 -> 2", "channel.cc:55 Cuda Alloc …"). {@link BlockScanner} decides the same from bytes.
      */
     static Kind of(String line, int msg) {
         int n = line.length();
@@ -128,20 +173,29 @@ final class MessageKinds {
                 }
             }
         }
+        int p = msg;
+        while (c == ' ' && p < n && line.charAt(p) == ' ') {
+            p++;
+        }
+        if (c == ' ' && p + 1 < n && line.charAt(p) == '+' && line.charAt(p + 1) == ' ') {
+            return Kind.TOPO;
+        }
+        if (perOperation(line, msg)) {
+            return Kind.SKIP;
+        }
         if (c == ' ') {
-            int p = msg;
-            while (p < n && line.charAt(p) == ' ') {
-                p++;
-            }
-            if (p + 1 < n && line.charAt(p) == '+' && line.charAt(p + 1) == ' ') {
-                return Kind.TOPO;
-            }
             return p < n && digit(line.charAt(p)) && searchLine(line, p) ? Kind.SKIP : Kind.OTHER;
         }
         if (digit(c)) {
             return searchLine(line, msg) || startsWith(line, digitsEnd(line, msg), COLL_CHANNELS) ? Kind.SKIP : Kind.OTHER;
         }
         return sourceLocation(line, msg) ? Kind.SKIP : Kind.OTHER;
+    }
+
+    /** "AllReduce: opCount 1f sendbuff …" (enqueue.cc): the message's first ':' within 48 characters starts ": opCount". */
+    static boolean perOperation(String line, int msg) {
+        int colon = line.indexOf(':', msg);
+        return colon >= 0 && colon < msg + 48 && line.startsWith(": opCount", colon);
     }
 
     static final byte[] COLL_CHANNELS = " coll channels".getBytes(StandardCharsets.ISO_8859_1);

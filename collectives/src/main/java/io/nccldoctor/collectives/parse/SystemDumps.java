@@ -1,5 +1,6 @@
 package io.nccldoctor.collectives.parse;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -26,7 +27,7 @@ import java.util.regex.Pattern;
  * PCIe bridge reports: NCCL then routes and sizes channels for a slow virtual topology.
  *
  * <p>A dump is a fifth of an initialisation's lines, so a link line is reduced to numbers (its link and node types as
- * codes, its bandwidth and node id as 64-bit FNV-1a hashes of their text) that the block scanner computes from bytes
+ * codes, its bandwidth and node id as 64-bit keys of their text, {@link #key}) that the block scanner computes from bytes
  * ({@link DumpLinkBytes}) and {@link #link(String)} from a string, alike.
  */
 final class SystemDumps {
@@ -41,21 +42,42 @@ final class SystemDumps {
 
         Line(Type type, String a, String b, String c, String d) {
             this(type, a, b, c, d, type == Type.LINK ? LINKS.indexOf(a) : -1, NODES.indexOf(type == Type.LINK ? c : a),
-                    type == Type.LINK ? fnv(d) : type == Type.NODE ? fnv(b) : 0, type == Type.LINK ? fnv(b) : 0);
+                    type == Type.LINK ? key(d) : type == Type.NODE ? key(b) : 0, type == Type.LINK ? key(b) : 0);
         }
     }
 
     /** Link types counted, and node types counted (topoLinkTypeStr, topoNodeTypeStr in src/graph/topo.cc). */
     static final List<String> LINKS = List.of("PCI", "NVL", "C2C", "NET");
     static final List<String> NODES = List.of("CPU", "GPU", "NIC", "NET", "NVS");
-    static final long FNV_BASIS = 0xcbf29ce484222325L;
-    static final long FNV_PRIME = 0x100000001b3L;
+    static final long KEY_MIX = 0x9E3779B97F4A7C15L;
 
-    /** 64-bit FNV-1a of a text's chars (bytes, for the ASCII NCCL prints). */
-    static long fnv(String s) {
-        long h = FNV_BASIS;
+    /**
+     * A text's key: its length, then its bytes eight at a time (little-endian, the last word zero-padded), each mixed in
+     * by a multiply and a shift. The chars of a line read from a file are its bytes (a Latin-1 view); a line decoded as
+     * UTF-8 with a char above 0xFF is keyed by its UTF-8 bytes. {@link DumpLinkBytes#key} computes the same from bytes.
+     */
+    static long key(String s) {
         for (int i = 0; i < s.length(); i++) {
-            h = (h ^ s.charAt(i)) * FNV_PRIME;
+            if (s.charAt(i) > 0xFF) {
+                return key(s.getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        byte[] bytes = new byte[s.length()];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = (byte) s.charAt(i);
+        }
+        return key(bytes);
+    }
+
+    private static long key(byte[] bytes) {
+        long h = bytes.length;
+        for (int k = 0; k < bytes.length; k += 8) {
+            long w = 0;
+            for (int i = Math.min(bytes.length, k + 8) - 1; i >= k; i--) {
+                w = w << 8 | (bytes[i] & 0xFF);
+            }
+            h = (h ^ w) * KEY_MIX;
+            h ^= h >>> 29;
         }
         return h;
     }

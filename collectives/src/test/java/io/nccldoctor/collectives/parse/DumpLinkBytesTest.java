@@ -1,0 +1,72 @@
+package io.nccldoctor.collectives.parse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The dump link reader on bytes (its word-at-a-time shortcuts for NCCL's own lines, and its byte-by-byte reading of the
+ * rest) against the reader on strings, on random lines placed at every offset within a block's words: the same lines
+ * accepted, with the same link and node codes and the same keys for the bandwidth and the node id.
+ */
+class DumpLinkBytesTest {
+
+    /** A block holding {@code text}, its words as the block scanner gets them (zero past the end). */
+    static ByteWords block(byte[] text) {
+        ByteWords b = new ByteWords() {
+        };
+        b.buf = ByteBuffer.wrap(text).order(ByteOrder.LITTLE_ENDIAN);
+        b.len = text.length;
+        b.words = new long[(text.length + 7) / 8 + 3];
+        for (int i = 0; i < text.length; i++) {
+            b.words[i >>> 3] |= (text[i] & 0xFFL) << ((i & 7) << 3);
+        }
+        return b;
+    }
+
+    @Test
+    void bytesAndStringsReadTheSameLinks() {
+        String[] pieces = {"+ ", " ", "\t", "PCI", "NVL", "NET", "C2C", "SYS", "PCIe", "NV", "[", "48.0", "0.2", "5000.0", "370.8", "12345678.5",
+            "]", "] - ", " - ", "-", "GPU", "NIC", "NVS", "CPU", "PCI", "/", "0-68000", "0-1", "1000c0101000a000", " (8)", "x", "é", "_", ".",
+            "\u0001", "\r"};
+        Random random = new Random(17);
+        int accepted = 0;
+        DumpLinkBytes d = new DumpLinkBytes();
+        for (int round = 0; round < 100_000; round++) {
+            StringBuilder s = new StringBuilder();
+            String[] shape = {"+ ", "PCI", "[", "48.0", "]", " - ", "GPU", "/", "0-68000", " (8)"};
+            for (String part : shape) {
+                s.append(random.nextInt(5) == 0 ? pieces[random.nextInt(pieces.length)] : part);
+            }
+            String message = s.toString();
+            int lead = random.nextInt(16);
+            boolean newline = random.nextBoolean();
+            byte[] msgBytes = message.getBytes(StandardCharsets.UTF_8);
+            byte[] text = new byte[lead + msgBytes.length + (newline ? 1 + random.nextInt(12) : 0)];
+            java.util.Arrays.fill(text, (byte) 'z');
+            System.arraycopy(msgBytes, 0, text, lead, msgBytes.length);
+            if (newline) {
+                text[lead + msgBytes.length] = '\n';
+            }
+            ByteWords b = block(text);
+            String view = new String(msgBytes, StandardCharsets.ISO_8859_1); // the block path's strings are Latin-1 views
+            SystemDumps.Line l = SystemDumps.link(view);
+            boolean read = d.read(b, lead, lead + msgBytes.length);
+            if (l == null || message.startsWith(" ") || message.startsWith("\t")) {
+                if (!message.startsWith(" ") && !message.startsWith("\t")) {
+                    assertThat(read).as("[%s]", message).isFalse();
+                }
+                continue;
+            }
+            accepted++;
+            assertThat(read).as("[%s]", message).isTrue();
+            assertThat(new long[] {d.link, d.node, d.bw, d.id}).as("[%s]", message).containsExactly(l.link(), l.node(), l.bw(), l.id());
+            assertThat(ByteWords.line(b.buf, d.bwFrom, d.bwTo)).isEqualTo(l.b());
+        }
+        assertThat(accepted).as("enough links to mean something").isGreaterThan(10_000);
+    }
+}
