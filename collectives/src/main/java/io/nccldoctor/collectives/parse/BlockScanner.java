@@ -72,35 +72,51 @@ abstract class BlockScanner extends ByteWords {
         }
     }
 
-    private static final int CHUNK = 16 << 10;
+    private static final int CHUNK = 1 << 10;
 
     /**
-     * The lines that start in [from, to): each line's end is found first (its newline, a word at a time), then the line
-     * is read; returns where the next line starts.
+     * The lines that start in [from, to): each line's end is found first (the rest of its first word, then two words at
+     * a time with the cheaper test of Hacker's Delight 6-1, exact for whether a word holds a newline, then the word that
+     * does), then the line is read where the last line had "NCCL INFO " ({@link #prefixGuess}), or else by its 'N'
+     * bytes; returns where the next line starts. The loop is written out here: the first JIT tier does not inline
+     * methods this long, and a call per line costs as much as a word.
      */
     private int scan(int from, int to) {
+        long[] w = words;
+        int count = (len + 7) >>> 3;
         int start = from;
         while (start < to) {
-            int end = lineEnd(start);
+            int j = start >>> 3;
+            long m = zeroBytes(w[j] ^ NEWLINES) & -1L << (start << 3); // the shift count is taken mod 64
+            if (m == 0) {
+                for (j++; j + 1 < count; j += 2) {
+                    long a = w[j] ^ NEWLINES;
+                    long b = w[j + 1] ^ NEWLINES;
+                    if (((a - ONES & ~a | b - ONES & ~b) & HIGHS) != 0) {
+                        break;
+                    }
+                }
+                while (j < count && (m = zeroBytes(w[j] ^ NEWLINES)) == 0) {
+                    j++;
+                }
+            }
+            int end = m == 0 ? len : Math.min(len, (j << 3) + lowestByte(m));
             if (end < len) {
                 lines++;
             }
-            scanLine(start, end);
+            int at = start + prefixGuess;
+            if (prefixGuess >= 0 && at + 10 <= end && bytesAt(at) == NCCL_INF && (short) bytesAt(at + 8) == O_SPACE && noN(start, at)) {
+                info(start, at, end);
+            } else {
+                scanLine(start, end);
+            }
             start = end + 1;
         }
         return start;
     }
 
-    /**
-     * The line [start, end): where the last line had "NCCL INFO " and no 'N' before it here, the line is that message;
-     * otherwise its 'N' bytes are taken in order, and each that starts "NCCL" is a candidate until one reads the line.
-     */
+    /** The line [start, end) read by its 'N' bytes, in order: each that starts "NCCL" is a candidate until one reads the line. */
     private void scanLine(int start, int end) {
-        int at = start + prefixGuess;
-        if (prefixGuess >= 0 && at + 10 <= end && bytesAt(at) == NCCL_INF && (short) bytesAt(at + 8) == O_SPACE && noN(start, at)) {
-            info(start, at, end);
-            return;
-        }
         for (int j = start >>> 3, last = (end - 1) >>> 3; j <= last && start < end; j++) { // the line's words
             long ns = zeroBytes(words[j] ^ NS);
             if (j == start >>> 3) {
@@ -200,17 +216,42 @@ abstract class BlockScanner extends ByteWords {
      * back from the line's end: it is near the end), counted ({@link #transportEnd}).
      */
     private void channelLine(int start, int at, int msg, int end) {
-        int via = lastVia(msg + 8, end);
-        if (via >= 0) {
-            int from = via + VIA.length;
-            int to = transportEnd(from, end);
-            int k = channelTransports.count(this, from, to);
-            if (k >= 0 && channelTransports.isNet(k)) {
-                netChannel(k, start, at);
+        int k = recentTransport;
+        if (k < 0 || !channelTransports.endsLine(this, k, msg + 8, end)) {
+            k = otherTransport;
+            if (k < 0 || !channelTransports.endsLine(this, k, msg + 8, end)) {
+                k = -1;
+                int via = lastVia(msg + 8, end);
+                if (via >= 0) {
+                    int from = via + VIA.length;
+                    k = channelTransports.count(this, from, transportEnd(from, end));
+                }
+            } else {
+                channelTransports.countAgain(k);
             }
+            if (k >= 0) {
+                otherTransport = recentTransport;
+                recentTransport = k;
+            }
+        } else {
+            channelTransports.countAgain(k);
+        }
+        if (k >= 0 && channelTransports.isNet(k)) {
+            netChannel(k, start, at);
         }
         ncclLines++;
     }
+
+    /** Forgets the transports counted (once folded into the message half's map). */
+    void clearTransports() {
+        channelTransports.clear();
+        recentTransport = -1;
+        otherTransport = -1;
+    }
+
+    /** The transports of the last two channel lines that had one: a node's lines alternate between a few. */
+    private int recentTransport = -1;
+    private int otherTransport = -1;
 
     /**
      * The last " via " in [from, to), or -1: the block's aligned words from the end, each word's 'v' bytes (exact

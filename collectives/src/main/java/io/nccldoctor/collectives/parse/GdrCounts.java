@@ -1,6 +1,7 @@
 package io.nccldoctor.collectives.parse;
 
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +11,8 @@ final class GdrCounts {
 
     private final Map<String, NcclLog.GdrCount> kinds = new LinkedHashMap<>();
     private final Map<String, long[]> counts = new LinkedHashMap<>();
+    /** The counter of each decision object (a remembered message gives the same object each time it repeats). */
+    private final Map<NcclLog.GdrCount, long[]> byObject = new IdentityHashMap<>();
     /** The last kind counted: consecutive decisions are mostly alike. */
     private NcclLog.GdrCount last;
     private long[] lastCount;
@@ -19,12 +22,16 @@ final class GdrCounts {
             lastCount[0] += d.count();
             return;
         }
-        String key = d.key();
-        long[] c = counts.get(key);
+        long[] c = byObject.get(d);
         if (c == null) {
-            c = new long[1];
-            counts.put(key, c);
-            kinds.put(key, d);
+            String key = d.key();
+            c = counts.get(key);
+            if (c == null) {
+                c = new long[1];
+                counts.put(key, c);
+                kinds.put(key, d);
+            }
+            byObject.put(d, c);
         }
         c[0] += d.count();
         last = d;

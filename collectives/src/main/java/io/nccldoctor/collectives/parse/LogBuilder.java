@@ -241,6 +241,7 @@ final class LogBuilder extends BlockScanner {
         }
         boolean repeats = kind != Kind.COMM && kind != Kind.INIT; // those hold the communicator's address and rank
         MessageEffects.Effect e = repeats ? (MessageEffects.Effect) memo.get(this, msg, end) : null;
+        boolean seen = e != null;
         if (e == null) {
             e = effects.read(kind, line(buf, start, end), msg - start);
             if (repeats) {
@@ -251,6 +252,9 @@ final class LogBuilder extends BlockScanner {
         curStart = start;
         curNccl = nccl;
         e.apply(this);
+        if (seen && e.once()) {
+            memo.replace(MessageEffects.Effect.NONE); // applied: its repeats change nothing
+        }
     }
 
     /**
@@ -405,7 +409,7 @@ final class LogBuilder extends BlockScanner {
         for (int k = 0; k < channelTransports.size(); k++) {
             transports.merge(channelTransports.name(k), channelTransports.count(k), Long::sum);
         }
-        channelTransports.clear();
+        clearTransports();
     }
 
     /** Adds what a later range of the same file found, keeping file order and the limits on examples. */

@@ -27,18 +27,38 @@ final class MessageEffects {
         };
 
         void apply(LogBuilder b);
+
+        /** Whether applying it again changes nothing (a set that already holds what it adds): then it is applied once. */
+        default boolean once() {
+            return false;
+        }
+    }
+
+    /** An effect that changes nothing when applied again. */
+    private static Effect once(Effect e) {
+        return new Effect() {
+            @Override
+            public void apply(LogBuilder b) {
+                e.apply(b);
+            }
+
+            @Override
+            public boolean once() {
+                return true;
+            }
+        };
     }
 
     /** What the message at {@code msg} says (its line is given whole: some readers look at all of it). */
     Effect read(Kind kind, String line, int msg) {
         return switch (kind) {
             case VERSION -> LogMessages.version(line).<Effect>map(v -> b -> b.addVersion(v)).orElse(Effect.NONE);
-            case DRIVER -> InitMessages.driver(line.substring(msg)).<Effect>map(d -> b -> b.init.driver(d)).orElse(Effect.NONE);
+            case DRIVER -> InitMessages.driver(line.substring(msg)).map(d -> once(b -> b.init.driver(d))).orElse(Effect.NONE);
             case GDR -> gdrEffect(line);
             case NETWORK -> line.indexOf("GPU Direct RDMA", msg) >= 0 ? gdrEffect(line)
                     : networkEffect(NetworkLog.read(builder.text(line.substring(msg))));
             case ENV -> InitMessages.environment(builder.text(line.substring(msg)))
-                    .<Effect>map(e -> b -> b.init.environment(e.getKey(), e.getValue())).orElse(Effect.NONE);
+                    .map(e -> once(b -> b.init.environment(e.getKey(), e.getValue()))).orElse(Effect.NONE);
             case COMM, INIT -> communicatorEffect(line, msg);
             case TOPO -> SystemDumps.read(line.substring(msg)).<Effect>map(l -> b -> {
                 Processes.Facts p = b.current();
@@ -70,7 +90,7 @@ final class MessageEffects {
         return LogMessages.nicGdr(line).<Effect>map(n -> {
             NicGdr kept = new NicGdr(n.net(), n.index(), n.hca(), n.enabled(), n.noModule(), builder.kept(line));
             String key = nicKey(kept);
-            return b -> b.addNicGdr(key, kept);
+            return once(b -> b.addNicGdr(key, kept));
         }).orElse(Effect.NONE);
     }
 

@@ -16,6 +16,7 @@ final class MessageMemo {
     private final Object[] value = new Object[SLOTS];
     private int size;
     private int slot;
+    private int hit;
 
     /** What the text in [from, to) of the block said when it was last remembered, or null (and the slot where it would go). */
     Object get(ByteWords b, int from, int to) {
@@ -33,6 +34,7 @@ final class MessageMemo {
         int i = (int) h & (SLOTS - 1);
         for (long[] w = keys[i]; w != null; w = keys[i]) {
             if (hash[i] == h && length[i] == n && b.sameWords(w, from, to)) {
+                hit = i;
                 return value[i];
             }
             i = (i + 1) & (SLOTS - 1);
@@ -40,6 +42,11 @@ final class MessageMemo {
         slot = i;
         hash[i] = h;
         return null;
+    }
+
+    /** Replaces what the text last found with {@link #get} said. */
+    void replace(Object v) {
+        value[hit] = v;
     }
 
     /** Remembers what the text in [from, to), just looked up in vain with {@link #get}, said. */

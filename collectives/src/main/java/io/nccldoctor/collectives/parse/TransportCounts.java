@@ -16,6 +16,8 @@ final class TransportCounts {
     private long[][] words = new long[8][];
     private boolean[] net = new boolean[8];
     private long[] counts = new long[8];
+    /** Per transport, " via " and its name as words, for {@link #endsLine}; null when its name holds a blank. */
+    private long[][] viaWords = new long[8][];
     private int size;
     /** Per slot, the transport's index + 1; 0: free. */
     private final int[] index = new int[SLOTS];
@@ -42,6 +44,36 @@ final class TransportCounts {
     void clear() {
         size = 0;
         Arrays.fill(index, 0);
+    }
+
+    /**
+     * Whether the line's text [from, to) ends with " via " and the name of transport {@code k}: then, as the name holds
+     * no blank, that " via " is the line's last and the name runs to the line's end, so the channel line's transport is
+     * {@code k} without searching for it.
+     */
+    boolean endsLine(ByteWords b, int k, int from, int to) {
+        long[] w = viaWords[k];
+        int n = keys[k].length + 5;
+        return w != null && to - n >= from && b.sameWords(w, to - n, to);
+    }
+
+    /** Counts one more channel line over transport {@code k}. */
+    void countAgain(int k) {
+        counts[k]++;
+    }
+
+    private static long[] viaWords(byte[] key) {
+        byte[] via = new byte[key.length + 5];
+        System.arraycopy(" via ".getBytes(StandardCharsets.ISO_8859_1), 0, via, 0, 5);
+        System.arraycopy(key, 0, via, 5, key.length);
+        long[] w = new long[(via.length + 7) >>> 3];
+        for (int i = 0; i < via.length; i++) {
+            if (i >= 5 && ByteWords.space(via[i])) {
+                return null;
+            }
+            w[i >>> 3] |= (via[i] & 0xFFL) << ((i & 7) << 3);
+        }
+        return w;
     }
 
     private static int slot(ByteWords b, int n, int from, int to) {
@@ -78,6 +110,7 @@ final class TransportCounts {
             words = Arrays.copyOf(words, size * 2);
             net = Arrays.copyOf(net, size * 2);
             counts = Arrays.copyOf(counts, size * 2);
+            viaWords = Arrays.copyOf(viaWords, size * 2);
         }
         byte[] key = new byte[n];
         b.buf.get(from, key);
@@ -89,6 +122,7 @@ final class TransportCounts {
         words[size] = w;
         net[size] = n > 4 && key[0] == 'N' && key[1] == 'E' && key[2] == 'T' && key[3] == '/';
         counts[size] = 1;
+        viaWords[size] = viaWords(key);
         if (size < SLOTTED) {
             index[s] = size + 1;
         }
