@@ -32,11 +32,15 @@ final class InitLog {
     }
 
     void communicator(InitMessages.Init i) {
-        if (!i.complete()) {
-            started.merge(i.nranks(), 1L, Long::sum);
+        communicator(i.nranks(), i.busId(), i.complete());
+    }
+
+    void communicator(int nranks, String busId, boolean complete) {
+        if (!complete) {
+            started.merge(nranks, 1L, Long::sum);
         }
         if (busIds.size() < BUS_IDS) {
-            busIds.add(i.busId());
+            busIds.add(busId);
         }
     }
 

@@ -240,6 +240,13 @@ final class LogBuilder extends BlockScanner {
             return;
         }
         boolean repeats = kind != Kind.COMM && kind != Kind.INIT; // those hold the communicator's address and rank
+        if (!repeats && communicator.read(this, start, nccl, msg, end)) {
+            ncclLines++;
+            curStart = start;
+            curNccl = nccl;
+            communicator();
+            return;
+        }
         MessageEffects.Effect e = repeats ? (MessageEffects.Effect) memo.get(this, msg, end) : null;
         boolean seen = e != null;
         if (e == null) {
@@ -255,6 +262,48 @@ final class LogBuilder extends BlockScanner {
         if (seen && e.once()) {
             memo.replace(MessageEffects.Effect.NONE); // applied: its repeats change nothing
         }
+    }
+
+    /** A communicator's line read from bytes. */
+    private final CommunicatorBytes communicator = new CommunicatorBytes();
+
+    /** What {@link #communicator} read does, as {@link MessageEffects} does for the same line read as a string. */
+    private void communicator() {
+        CommunicatorBytes c = communicator;
+        if (c.init) {
+            if (c.complete) {
+                comms.merge(c.nranks, 1L, Long::sum);
+            }
+            if (c.busFrom >= 0) {
+                String bus = busId(c.busFrom, c.busTo);
+                init.communicator(c.nranks, bus, c.complete);
+                Processes.Facts p = current();
+                if (p != null) {
+                    p.busIds.add(bus);
+                }
+            }
+        } else if (c.nodes >= 0) {
+            init.nodes(c.nodes);
+        }
+    }
+
+    /** The bus ids seen, by their bytes (a job's GPUs have a handful), so that a line costs no string. */
+    private final long[] busKeys = new long[64];
+    private final String[] busTexts = new String[64];
+
+    private String busId(int from, int to) {
+        long key = to - from <= 8 ? textWord(from, to) : 0;
+        for (int i = 0; key != 0 && i < busKeys.length; i++) {
+            if (busKeys[i] == key) {
+                return busTexts[i];
+            }
+            if (busKeys[i] == 0) {
+                busKeys[i] = key;
+                busTexts[i] = line(buf, from, to);
+                return busTexts[i];
+            }
+        }
+        return line(buf, from, to);
     }
 
     /**
