@@ -1,6 +1,7 @@
 package io.nccldoctor.collectives.parse;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -159,9 +160,9 @@ final class SystemDumps {
     }
 
     /** A dump being read, for one process: per node type the distinct nodes, per bandwidth the PCI links, as hashes. */
-    private static final class Open {
-        final String maxBw;
-        final String totalBw;
+    static final class Open {
+        String maxBw;
+        String totalBw;
         final int[] nodes = new int[NODES.size()];
         /** The (type, id) hashes seen, open addressing (0: free); grown when half full. */
         long[] seen = new long[32];
@@ -178,6 +179,50 @@ final class SystemDumps {
             this.maxBw = maxBw;
             this.totalBw = totalBw;
         }
+
+        /** Starts over for another dump, keeping the arrays. */
+        Open reset(String max, String total) {
+            maxBw = max;
+            totalBw = total;
+            Arrays.fill(nodes, 0);
+            Arrays.fill(seen, 0);
+            seenCount = 0;
+            pciKinds = 0;
+            netKinds = 0;
+            nvlinks = 0;
+            c2c = 0;
+            return this;
+        }
+
+        /**
+         * The numbers its summary is made of, in {@code out} (grown when short): whether it closed, the node counts, the
+         * NVLink and C2C links, the PCI bandwidth keys with their counts and the NET bandwidth keys, each in the order
+         * first seen. Returns the array and sets {@link #numbersLength}.
+         */
+        long[] numbers(long[] out, boolean complete) {
+            int n = 10 + 2 * pciKinds + netKinds;
+            long[] a = out.length >= n ? out : new long[2 * n];
+            int k = 0;
+            a[k++] = complete ? 1 : 0;
+            for (int v : nodes) {
+                a[k++] = v;
+            }
+            a[k++] = nvlinks;
+            a[k++] = c2c;
+            a[k++] = pciKinds;
+            for (int i = 0; i < pciKinds; i++) {
+                a[k++] = pciBw[i];
+                a[k++] = pciCount[i];
+            }
+            a[k++] = netKinds;
+            for (int i = 0; i < netKinds; i++) {
+                a[k++] = netBw[i];
+            }
+            numbersLength = k;
+            return a;
+        }
+
+        int numbersLength;
 
         void add(int link, long bw, int node, long id) {
             if (node >= 0 && firstSight((id ^ node) | 1)) {
@@ -323,24 +368,71 @@ final class SystemDumps {
             link(process, l.link(), l.bw(), l.node(), l.id());
             return;
         }
-        lastKey = null;
         if (l.type() == Type.START) {
+            lastKey = null;
             started.add(process);
-            Open was = open.put(process, new Open(l.a(), l.b()));
+            Open was = open.put(process, spare.isEmpty() ? new Open(l.a(), l.b()) : spare.pop().reset(l.a(), l.b()));
             if (was != null) {
-                keep(was.close(false, bandwidths));
+                close(was, false);
             }
             return;
         }
-        Open o = open.get(process);
+        Open o = process.equals(lastKey) ? lastOpen : open.get(process);
+        lastKey = process;
+        lastOpen = o;
         if (o == null) {
             orphan(process, l);
         } else if (l.type() == Type.END) {
-            keep(open.remove(process).close(true, bandwidths));
+            lastKey = null;
+            close(open.remove(process), true);
         } else {
             o.add(-1, 0, l.node(), l.id());
         }
     }
+
+    /** Opens closed, to be used again (a job's processes each write a dump per communicator). */
+    private final ArrayDeque<Open> spare = new ArrayDeque<>();
+
+    /**
+     * Counts a dump as it closes: a dump with the numbers of one seen before counts where that one did, without building
+     * its summary again ({@link DumpShapes}).
+     */
+    private void close(Open o, boolean complete) {
+        long[] counter = shapes.counter(o, complete);
+        if (counter == null) {
+            NcclLog.SystemDump d = o.close(complete, bandwidths);
+            counter = distinct.get(d);
+            if (counter == null && distinct.size() < DISTINCT) {
+                counter = new long[1];
+                distinct.put(d, counter);
+            }
+            shapes.remember(o, complete, counter == null ? DumpShapes.NOT_KEPT : counter, named(o));
+        }
+        count++;
+        if (counter != DumpShapes.NOT_KEPT && counter != null) {
+            counter[0]++;
+        }
+        if (spare.size() < 64) {
+            spare.push(o);
+        }
+    }
+
+    /** Whether every bandwidth of the dump has its text (then its summary depends on its numbers alone). */
+    private boolean named(Open o) {
+        for (int i = 0; i < o.pciKinds; i++) {
+            if (!bandwidths.containsKey(o.pciBw[i])) {
+                return false;
+            }
+        }
+        for (int i = 0; i < o.netKinds; i++) {
+            if (!bandwidths.containsKey(o.netBw[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private final DumpShapes shapes = new DumpShapes();
 
     private void orphan(String process, Line l) {
         if (!started.contains(process) && orphanLines < ORPHANS_MAX) {
