@@ -75,19 +75,32 @@ abstract class BlockScanner extends ByteWords {
     private static final int CHUNK = 1 << 10;
 
     /**
-     * The lines that start in [from, to): each line's end is found first (the rest of its first word, then two words at
-     * a time with the cheaper test of Hacker's Delight 6-1, exact for whether a word holds a newline, then the word that
-     * does), then the line is read where the last line had "NCCL INFO " ({@link #prefixGuess}), or else by its 'N'
-     * bytes; returns where the next line starts. The loop is written out here: the first JIT tier does not inline
-     * methods this long, and a call per line costs as much as a word.
+     * The lines that start in [from, to): each line's end is found first, then the line is read where the last line had
+     * "NCCL INFO " ({@link #prefixGuess}), or else by its 'N' bytes; returns where the next line starts. The words before
+     * the expected "NCCL INFO " are searched for the newline and for 'N' at once (an 'N' there could start an earlier
+     * "NCCL"), the rest for the newline alone, two words at a time with the cheaper test of Hacker's Delight 6-1 (exact
+     * for whether a word holds a newline), then the word that does. The loop is written out here: the first JIT tier
+     * does not inline methods this long, and a call per line costs as much as a word.
      */
     private int scan(int from, int to) {
         long[] w = words;
         int count = (len + 7) >>> 3;
         int start = from;
         while (start < to) {
+            int guess = prefixGuess;
+            int at = start + guess;
             int j = start >>> 3;
-            long m = zeroBytes(w[j] ^ NEWLINES) & -1L << (start << 3); // the shift count is taken mod 64
+            int prefixEnd = guess > 0 ? (at - 1) >>> 3 : j - 1; // the last word that holds bytes before at
+            long below = (at & 7) == 0 ? -1L : (1L << (at << 3)) - 1; // the bytes of that word before at (shifts are mod 64)
+            long low = -1L << (start << 3);
+            long x = w[j];
+            long m = zeroBytes(x ^ NEWLINES) & low;
+            long ns = j > prefixEnd ? 0 : zeroBytes(x ^ NS) & low & (j < prefixEnd ? -1L : below);
+            while (m == 0 && j < prefixEnd) {
+                x = w[++j];
+                m = zeroBytes(x ^ NEWLINES);
+                ns |= zeroBytes(x ^ NS) & (j < prefixEnd ? -1L : below);
+            }
             if (m == 0) {
                 for (j++; j + 1 < count; j += 2) {
                     long a = w[j] ^ NEWLINES;
@@ -104,8 +117,7 @@ abstract class BlockScanner extends ByteWords {
             if (end < len) {
                 lines++;
             }
-            int at = start + prefixGuess;
-            if (prefixGuess >= 0 && at + 10 <= end && bytesAt(at) == NCCL_INF && (short) bytesAt(at + 8) == O_SPACE && noN(start, at)) {
+            if (guess >= 0 && ns == 0 && at + 10 <= end && bytesAt(at) == NCCL_INF && (short) bytesAt(at + 8) == O_SPACE) {
                 info(start, at, end);
             } else {
                 scanLine(start, end);
@@ -132,25 +144,6 @@ abstract class BlockScanner extends ByteWords {
                 }
             }
         }
-    }
-
-    /** No 'N' in [from, to) (a line's prefix, before the "NCCL" expected at to): its aligned words, the ends masked. */
-    private boolean noN(int from, int to) {
-        if (to <= from) {
-            return true;
-        }
-        int j = from >>> 3;
-        int last = (to - 1) >>> 3;
-        long low = -1L << ((from & 7) << 3);
-        long high = (to & 7) == 0 ? -1L : (1L << ((to & 7) << 3)) - 1;
-        if (j == last) {
-            return (zeroBytes(words[j] ^ NS) & low & high) == 0;
-        }
-        long any = zeroBytes(words[j] ^ NS) & low | zeroBytes(words[last] ^ NS) & high;
-        for (int k = j + 1; k < last; k++) {
-            any |= zeroBytes(words[k] ^ NS);
-        }
-        return any == 0;
     }
 
     /**

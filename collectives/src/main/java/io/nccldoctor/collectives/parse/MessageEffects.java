@@ -3,6 +3,8 @@ package io.nccldoctor.collectives.parse;
 import io.nccldoctor.collectives.parse.MessageKinds.Kind;
 import io.nccldoctor.collectives.parse.NcclLog.GdrLine;
 import io.nccldoctor.collectives.parse.NcclLog.NicGdr;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Supplier;
@@ -82,7 +84,8 @@ final class MessageEffects {
         if (g.isPresent()) {
             GdrLine raw = g.get();
             String key = gdrKey(raw);
-            NcclLog.GdrCount decision = new NcclLog.GdrCount(raw.enabled(), raw.distance(), raw.relation(), raw.threshold(), raw.wording(), 1);
+            NcclLog.GdrCount decision = decisions.computeIfAbsent(new NcclLog.GdrCount(raw.enabled(), raw.distance(), raw.relation(),
+                    raw.threshold(), raw.wording(), 1), d -> d);
             Supplier<GdrLine> kept = () -> new GdrLine(raw.enabled(), raw.gpu(), raw.hca(), raw.distance(),
                     raw.relation(), raw.threshold(), builder.kept(line));
             return b -> b.addGdr(key, kept, decision);
@@ -115,6 +118,9 @@ final class MessageEffects {
             nodes.ifPresent(b.init::nodes);
         };
     }
+
+    /** One object per kind of decision, so that the decisions of every rank are counted by the same few objects. */
+    private final Map<NcclLog.GdrCount, NcclLog.GdrCount> decisions = new HashMap<>();
 
     static String gdrKey(GdrLine g) {
         return (g.enabled() ? "Enabled" : "Disabled") + g.gpu() + "/" + g.hca();
