@@ -4,19 +4,20 @@ package io.nccldoctor.collectives.parse;
  * What a message said, remembered by its bytes: an initialisation repeats the same messages in every process (the
  * version, the devices, the topology dump, each GPU's GDR decision), so each distinct text is read once and the next
  * ones cost a hash and a comparison of their words. Open addressing, at most {@link #MAX} texts; past that, new texts
- * are read every time.
+ * are read every time. Each slot's hash, length and words are one array ({hash, length, words…}), so that a probe
+ * touches one array and, on a hit, the value: a table this size is mostly outside the cache, and each array a probe
+ * reads is a cache miss.
  */
 final class MessageMemo {
 
     private static final int SLOTS = 1 << 16;
     private static final int MAX = SLOTS / 4 * 3;
-    private final long[] hash = new long[SLOTS];
     private final long[][] keys = new long[SLOTS][];
-    private final int[] length = new int[SLOTS];
     private final Object[] value = new Object[SLOTS];
     private int size;
     private int slot;
     private int hit;
+    private long missHash;
 
     /** What the text in [from, to) of the block said when it was last remembered, or null (and the slot where it would go). */
     Object get(ByteWords b, int from, int to) {
@@ -33,15 +34,27 @@ final class MessageMemo {
         }
         int i = (int) h & (SLOTS - 1);
         for (long[] w = keys[i]; w != null; w = keys[i]) {
-            if (hash[i] == h && length[i] == n && b.sameWords(w, from, to)) {
+            if (w[0] == h && w[1] == n && same(b, w, from, to)) {
                 hit = i;
                 return value[i];
             }
             i = (i + 1) & (SLOTS - 1);
         }
         slot = i;
-        hash[i] = h;
+        missHash = h;
         return null;
+    }
+
+    /** The words of [from, to) against the key's words (from index 2), the last one zero-padded. */
+    private static boolean same(ByteWords b, long[] w, int from, int to) {
+        int k = from;
+        int i = 2;
+        for (; k + 8 <= to; k += 8, i++) {
+            if (w[i] != b.bytesAt(k)) {
+                return false;
+            }
+        }
+        return k >= to || w[i] == b.textWord(k, to);
     }
 
     /** Replaces what the text last found with {@link #get} said. */
@@ -54,12 +67,13 @@ final class MessageMemo {
         if (size >= MAX) {
             return;
         }
-        long[] w = new long[(to - from + 7) >>> 3];
+        long[] w = new long[2 + ((to - from + 7) >>> 3)];
+        w[0] = missHash;
+        w[1] = to - from;
         for (int k = from; k < to; k += 8) {
-            w[(k - from) >>> 3] = b.textWord(k, to);
+            w[2 + ((k - from) >>> 3)] = b.textWord(k, to);
         }
         keys[slot] = w;
-        length[slot] = to - from;
         value[slot] = v;
         size++;
     }
