@@ -361,17 +361,16 @@ abstract class BlockScanner extends ByteWords {
     }
 
     /**
-     * Past the spaces at {@code p}, eight at a time: a dump line's indentation, its depth in the tree, is not part of
-     * what it says.
+     * Past the spaces at {@code p}, a word at a time (the first byte that is not ' ', from the exact zero-byte mask of the
+     * word XOR spaces): a dump line's indentation, its depth in the tree, is not part of what it says.
      */
     private int spacesEnd(int p) {
-        while (p + 8 <= len && bytesAt(p) == SPACES) {
-            p += 8;
+        int j = p >>> 3;
+        long other = ~zeroBytes(words[j] ^ SPACES) & HIGHS & -1L << (p << 3); // the bytes that are not ' ', from p on
+        while (other == 0) {
+            other = ~zeroBytes(words[++j] ^ SPACES) & HIGHS; // the zero words past the block end this
         }
-        while (p < len && byteAt(p) == ' ') {
-            p++;
-        }
-        return p;
+        return Math.min(len, (j << 3) + lowestByte(other));
     }
 
     private static final long SPACES = 0x2020202020202020L;
