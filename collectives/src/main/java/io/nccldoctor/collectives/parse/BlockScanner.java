@@ -72,7 +72,7 @@ abstract class BlockScanner extends ByteWords {
         }
     }
 
-    private static final int CHUNK = 1 << 10;
+    private static final int CHUNK = 16 << 10;
 
     /**
      * The lines that start in [from, to): each line's end is found first, then the line is read where the last line had

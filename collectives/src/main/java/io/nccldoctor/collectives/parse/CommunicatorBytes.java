@@ -30,6 +30,15 @@ final class CommunicatorBytes {
     private static final long START = ByteWords.word("START\0\0\0") & 0xFF_FFFF_FFFFL;
     private static final long COMPLETE = ByteWords.word("COMPLETE");
     private static final long NRANKS = ByteWords.word("nranks \0") & 0xFF_FFFF_FFFF_FFFFL;
+    /** Keys as little-endian words of their bytes. */
+    private static final long SIX = 0xFFFF_FFFF_FFFFL;
+    private static final long FIVE = 0xFF_FFFF_FFFFL;
+    private static final long BUS_ID = ByteWords.word("busId\0\0\0");
+    private static final long COMM_ID = ByteWords.word("commId\0\0");
+    private static final long NRANKS_KEY = ByteWords.word("nranks\0\0");
+    private static final long N_RANKS = ByteWords.word("nRanks\0\0");
+    private static final long N_NODES = ByteWords.word("nNodes\0\0");
+    private static final long ZERO_X = '0' | 'x' << 8;
 
     /**
      * Reads the message [msg, end) of the line that starts at {@code start} ("NCCL" at {@code nccl}); false when it is not
@@ -84,9 +93,10 @@ final class CommunicatorBytes {
             }
             int value = keyEnd + 1;
             int n = keyEnd - key;
-            boolean bus = n == 5 && is(b, key, "busId");
-            boolean commId = n == 6 && is(b, key, "commId");
-            if (commId && (b.byteAt(value) != '0' || b.byteAt(value + 1) != 'x')) {
+            long six = b.bytesAt(keyEnd - Math.min(n, 6)) & SIX; // the key's last six bytes (its first n when shorter)
+            boolean bus = n == 5 && (b.bytesAt(key) & FIVE) == BUS_ID;
+            boolean commId = n == 6 && six == COMM_ID;
+            if (commId && (b.bytesAt(value) & 0xFFFF) != ZERO_X) {
                 return false;
             }
             int from = commId ? value + 2 : value;
@@ -94,21 +104,21 @@ final class CommunicatorBytes {
             if (p == from || p - from > (bus || commId ? 16 : 9)) {
                 return false;
             }
-            if (endsWith(b, key, keyEnd, "nranks") || endsWith(b, key, keyEnd, "nRanks")) {
+            if (six == NRANKS_KEY || six == N_RANKS) {
                 if (n != 6) {
                     return false; // a longer key ending so: the string readers would take it for the field
                 }
-                if (b.byteAt(key + 1) == 'r' && nranks < 0) {
+                if (six == NRANKS_KEY && nranks < 0) {
                     nranks = number(b, from, p);
                 }
             }
             if (ranksKey >= 0 && nodes < 0) {
-                if (!(n == 6 && is(b, key, "nNodes"))) {
+                if (!(n == 6 && six == N_NODES)) {
                     return false;
                 }
                 nodes = number(b, from, p);
             }
-            ranksKey = n == 6 && is(b, key, "nRanks") && nodes < 0 ? key : -1;
+            ranksKey = n == 6 && six == N_RANKS && nodes < 0 ? key : -1;
             if (bus && busFrom < 0) {
                 busFrom = from;
                 busTo = p;
@@ -133,28 +143,22 @@ final class CommunicatorBytes {
         return nranks >= 0 && nodes < 0;
     }
 
-    /** Whether [start, nccl) holds "nranks ". */
+    /** Whether [start, nccl) holds "nranks ": its 'n' bytes, a word at a time, each followed by "ranks "? */
     private static boolean saysRanks(ByteWords b, int start, int nccl) {
-        for (int k = start; k + 7 <= nccl; k++) {
-            if (b.byteAt(k) == 'n' && (b.bytesAt(k) & 0xFF_FFFF_FFFF_FFFFL) == NRANKS) {
-                return true;
+        for (int k = start; k < nccl; k += 8) {
+            long w = b.bytesAt(k);
+            for (long n = ByteWords.zeroBytes(w ^ NS); n != 0; n &= n - 1) {
+                int at = k + ByteWords.lowestByte(n);
+                if (at + 7 <= nccl && (b.bytesAt(at) & 0xFF_FFFF_FFFF_FFFFL) == NRANKS) {
+                    return true;
+                }
             }
         }
         return false;
     }
 
-    private static boolean is(ByteWords b, int at, String word) {
-        for (int k = 0; k < word.length(); k++) {
-            if (b.byteAt(at + k) != word.charAt(k)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static boolean endsWith(ByteWords b, int from, int to, String word) {
-        return to - from >= word.length() && is(b, to - word.length(), word);
-    }
+    /** 'n' in every byte. */
+    private static final long NS = 0x6E6E6E6E6E6E6E6EL;
 
     private static int number(ByteWords b, int from, int to) {
         int v = 0;

@@ -7,7 +7,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * What the initialisations say besides the network: the CUDA driver each process found, the communicators started and
@@ -20,8 +19,8 @@ final class InitLog {
     private static final int BUS_IDS = 1024;
     private static final int VALUES = 8;
     private final Set<String> drivers = new LinkedHashSet<>();
-    private final Map<Integer, Long> started = new TreeMap<>();
-    private final Map<Integer, Long> nodes = new TreeMap<>();
+    private final IntCounts started = new IntCounts();
+    private final IntCounts nodes = new IntCounts();
     private final Set<String> busIds = new LinkedHashSet<>();
     private final Map<String, List<String>> environment = new LinkedHashMap<>();
     private final List<String> symbolFailures = new ArrayList<>();
@@ -37,7 +36,7 @@ final class InitLog {
 
     void communicator(int nranks, String busId, boolean complete) {
         if (!complete) {
-            started.merge(nranks, 1L, Long::sum);
+            started.add(nranks);
         }
         if (busIds.size() < BUS_IDS) {
             busIds.add(busId);
@@ -45,7 +44,7 @@ final class InitLog {
     }
 
     void nodes(int n) {
-        nodes.merge(n, 1L, Long::sum);
+        nodes.add(n);
     }
 
     void environment(String variable, String value) {
@@ -64,8 +63,8 @@ final class InitLog {
 
     void absorb(InitLog o) {
         drivers.addAll(o.drivers);
-        o.started.forEach((k, v) -> started.merge(k, v, Long::sum));
-        o.nodes.forEach((k, v) -> nodes.merge(k, v, Long::sum));
+        started.absorb(o.started);
+        nodes.absorb(o.nodes);
         o.busIds.forEach(b -> {
             if (busIds.size() < BUS_IDS) {
                 busIds.add(b);
@@ -80,8 +79,8 @@ final class InitLog {
     NcclLog.Init build() {
         Map<String, List<String>> env = new LinkedHashMap<>();
         environment.forEach((k, v) -> env.put(k, List.copyOf(v)));
-        return new NcclLog.Init(Collections.unmodifiableSet(new LinkedHashSet<>(drivers)), Collections.unmodifiableMap(new TreeMap<>(started)),
-                Collections.unmodifiableMap(new TreeMap<>(nodes)), Collections.unmodifiableSet(new LinkedHashSet<>(busIds)),
+        return new NcclLog.Init(Collections.unmodifiableSet(new LinkedHashSet<>(drivers)), Collections.unmodifiableMap(started.toMap()),
+                Collections.unmodifiableMap(nodes.toMap()), Collections.unmodifiableSet(new LinkedHashSet<>(busIds)),
                 Collections.unmodifiableMap(env), List.copyOf(symbolFailures), symbolFailureCount);
     }
 }

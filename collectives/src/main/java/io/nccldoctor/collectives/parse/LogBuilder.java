@@ -44,7 +44,7 @@ final class LogBuilder extends BlockScanner {
     final List<NicGdr> nicGdr = new ArrayList<>();
     final Set<String> gdrSeen = new LinkedHashSet<>();
     final GdrCounts gdrCounts = new GdrCounts();
-    final Map<Integer, Long> comms = new TreeMap<>();
+    final IntCounts comms = new IntCounts();
     final Map<String, Long> algorithms = new LinkedHashMap<>();
     final TuningCounts tuning = new TuningCounts();
     long warnings;
@@ -272,7 +272,7 @@ final class LogBuilder extends BlockScanner {
         CommunicatorBytes c = communicator;
         if (c.init) {
             if (c.complete) {
-                comms.merge(c.nranks, 1L, Long::sum);
+                comms.add(c.nranks);
             }
             if (c.busFrom >= 0) {
                 String bus = busId(c.busFrom, c.busTo);
@@ -329,7 +329,7 @@ final class LogBuilder extends BlockScanner {
         } else if (line.indexOf("NCCL version", msg) >= 0) {
             version(line, first);
         } else if (line.indexOf("Init COMPLETE", msg) >= 0) {
-            LogMessages.communicatorSize(line).ifPresent(n -> comms.merge(n, 1L, Long::sum));
+            LogMessages.communicatorSize(line).ifPresent(comms::add);
         } else if (line.indexOf("NET/", msg) >= 0 || line.indexOf("Using network", msg) >= 0) {
             LogMessages.network(line).ifPresent(said -> {
                 curLine = line;
@@ -484,7 +484,7 @@ final class LogBuilder extends BlockScanner {
         gdrSeen.addAll(o.gdrSeen);
         o.nicGdr.forEach(n -> addNicGdr(MessageEffects.nicKey(n), n));
         acsHint |= o.acsHint;
-        o.comms.forEach((k, v) -> comms.merge(k, v, Long::sum));
+        comms.absorb(o.comms);
         o.algorithms.forEach((k, v) -> algorithms.merge(k, v, Long::sum));
         tuning.absorb(o.tuning);
         warnings += o.warnings;
@@ -498,7 +498,7 @@ final class LogBuilder extends BlockScanner {
         foldTransports();
         tuning.fold(algorithms);
         List<NcclLog.SystemDump> systems = dumps.finish();
-        return new NcclLog(lines, ncclLines, versions, network.lines(), transports, gdr, comms, algorithms, tuning.sorted(), nicGdr, warnings,
+        return new NcclLog(lines, ncclLines, versions, network.lines(), transports, gdr, comms.toMap(), algorithms, tuning.sorted(), nicGdr, warnings,
                 firstWarnings, ibErrors, acsHint, watchdog, Collections.unmodifiableMap(processes.build()),
                 Agreement.differences(processes.facts(), "processes"), network.build(), init.build(), systems, dumps.count,
                 unknownMessages, bare, gdrCounts.build());

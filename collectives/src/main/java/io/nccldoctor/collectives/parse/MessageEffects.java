@@ -107,7 +107,7 @@ final class MessageEffects {
         Optional<InitMessages.Init> started = init ? InitMessages.init(line, msg) : Optional.empty();
         Optional<Integer> nodes = init ? Optional.empty() : InitMessages.nodes(line, msg);
         return b -> {
-            size.ifPresent(n -> b.comms.merge(n, 1L, Long::sum));
+            size.ifPresent(b.comms::add);
             started.ifPresent(i -> {
                 b.init.communicator(i);
                 Processes.Facts p = b.current();
