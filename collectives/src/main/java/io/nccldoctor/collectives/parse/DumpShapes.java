@@ -5,7 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The dumps closed so far, by their numbers ({@link SystemDumps.Open#numbers}) and bandwidth texts: a job's processes
+ * The dumps closed so far, by their numbers ({@link OpenDump#numbers}) and bandwidth texts: a job's processes
  * write the same dump for every communicator, so a dump whose numbers match one seen before counts where that one did,
  * without building its summary and looking it up by value. At most {@link #MAX} shapes; past that, and for a dump with a
  * bandwidth not yet named, the summary is built as before.
@@ -24,7 +24,7 @@ final class DumpShapes {
     private long[] scratch = new long[64];
 
     /** The counter of the dump {@code o} closing now, or null when no dump with its numbers was remembered. */
-    long[] counter(SystemDumps.Open o, boolean complete) {
+    long[] counter(OpenDump o, boolean complete) {
         scratch = o.numbers(scratch, complete);
         int n = o.numbersLength;
         if (last != null && same(last, o, n)) {
@@ -40,7 +40,7 @@ final class DumpShapes {
     }
 
     /** Remembers the counter of the dump just looked up in vain (when its bandwidths all had their texts). */
-    void remember(SystemDumps.Open o, boolean complete, long[] counter, boolean named) {
+    void remember(OpenDump o, boolean complete, long[] counter, boolean named) {
         if (named && shapes.size() < MAX) {
             scratch = o.numbers(scratch, complete);
             last = new Shape(o.maxBw, o.totalBw, Arrays.copyOf(scratch, o.numbersLength), counter);
@@ -48,7 +48,7 @@ final class DumpShapes {
         }
     }
 
-    private boolean same(Shape s, SystemDumps.Open o, int n) {
+    private boolean same(Shape s, OpenDump o, int n) {
         return s.numbers().length == n && Arrays.equals(s.numbers(), 0, n, scratch, 0, n) && s.maxBw().equals(o.maxBw)
                 && s.totalBw().equals(o.totalBw);
     }

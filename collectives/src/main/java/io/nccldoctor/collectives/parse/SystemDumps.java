@@ -3,8 +3,6 @@ package io.nccldoctor.collectives.parse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -13,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -159,147 +156,6 @@ final class SystemDumps {
         return k;
     }
 
-    /** A dump being read, for one process: per node type the distinct nodes, per bandwidth the PCI links, as hashes. */
-    static final class Open {
-        String maxBw;
-        String totalBw;
-        final int[] nodes = new int[NODES.size()];
-        /** The (type, id) hashes seen, open addressing (0: free); grown when half full. */
-        long[] seen = new long[32];
-        int seenCount;
-        long[] pciBw = new long[4];
-        int[] pciCount = new int[4];
-        int pciKinds;
-        long[] netBw = new long[4];
-        int netKinds;
-        int nvlinks;
-        int c2c;
-
-        Open(String maxBw, String totalBw) {
-            this.maxBw = maxBw;
-            this.totalBw = totalBw;
-        }
-
-        /** Starts over for another dump, keeping the arrays. */
-        Open reset(String max, String total) {
-            maxBw = max;
-            totalBw = total;
-            Arrays.fill(nodes, 0);
-            Arrays.fill(seen, 0);
-            seenCount = 0;
-            pciKinds = 0;
-            netKinds = 0;
-            nvlinks = 0;
-            c2c = 0;
-            return this;
-        }
-
-        /**
-         * The numbers its summary is made of, in {@code out} (grown when short): whether it closed, the node counts, the
-         * NVLink and C2C links, the PCI bandwidth keys with their counts and the NET bandwidth keys, each in the order
-         * first seen. Returns the array and sets {@link #numbersLength}.
-         */
-        long[] numbers(long[] out, boolean complete) {
-            int n = 10 + 2 * pciKinds + netKinds;
-            long[] a = out.length >= n ? out : new long[2 * n];
-            int k = 0;
-            a[k++] = complete ? 1 : 0;
-            for (int v : nodes) {
-                a[k++] = v;
-            }
-            a[k++] = nvlinks;
-            a[k++] = c2c;
-            a[k++] = pciKinds;
-            for (int i = 0; i < pciKinds; i++) {
-                a[k++] = pciBw[i];
-                a[k++] = pciCount[i];
-            }
-            a[k++] = netKinds;
-            for (int i = 0; i < netKinds; i++) {
-                a[k++] = netBw[i];
-            }
-            numbersLength = k;
-            return a;
-        }
-
-        int numbersLength;
-
-        void add(int link, long bw, int node, long id) {
-            if (node >= 0 && firstSight((id ^ node) | 1)) {
-                nodes[node]++;
-            }
-            switch (link) {
-                case 0 -> pci(bw);
-                case 1 -> nvlinks++;
-                case 2 -> c2c++;
-                case 3 -> net(bw);
-                default -> {
-                }
-            }
-        }
-
-        private void pci(long bw) {
-            for (int i = 0; i < pciKinds; i++) {
-                if (pciBw[i] == bw) {
-                    pciCount[i]++;
-                    return;
-                }
-            }
-            if (pciKinds == pciBw.length) {
-                pciBw = Arrays.copyOf(pciBw, pciKinds * 2);
-                pciCount = Arrays.copyOf(pciCount, pciKinds * 2);
-            }
-            pciBw[pciKinds] = bw;
-            pciCount[pciKinds++] = 1;
-        }
-
-        private void net(long bw) {
-            for (int i = 0; i < netKinds; i++) {
-                if (netBw[i] == bw) {
-                    return;
-                }
-            }
-            if (netKinds == netBw.length) {
-                netBw = Arrays.copyOf(netBw, netKinds * 2);
-            }
-            netBw[netKinds++] = bw;
-        }
-
-        private boolean firstSight(long key) {
-            int mask = seen.length - 1;
-            int i = (int) (key ^ key >>> 32) * 0x9E3779B9 >>> 16 & mask;
-            for (; seen[i] != 0; i = (i + 1) & mask) {
-                if (seen[i] == key) {
-                    return false;
-                }
-            }
-            seen[i] = key;
-            if (++seenCount * 2 > seen.length) {
-                long[] old = seen;
-                seen = new long[old.length * 2];
-                seenCount = 0;
-                for (long v : old) {
-                    if (v != 0) {
-                        firstSight(v);
-                    }
-                }
-            }
-            return true;
-        }
-
-        NcclLog.SystemDump close(boolean complete, Map<Long, String> names) {
-            Map<String, Integer> byBw = new TreeMap<>();
-            for (int i = 0; i < pciKinds; i++) {
-                byBw.merge(names.getOrDefault(pciBw[i], "?"), pciCount[i], Integer::sum);
-            }
-            List<String> net = new ArrayList<>();
-            for (int i = 0; i < netKinds; i++) {
-                net.add(names.getOrDefault(netBw[i], "?"));
-            }
-            return new NcclLog.SystemDump(maxBw, totalBw, nodes[0], nodes[1], nodes[2], nodes[3], List.copyOf(net), nvlinks, nodes[4],
-                    Collections.unmodifiableMap(byBw), c2c, complete);
-        }
-    }
 
     /** The text of each bandwidth hash seen. */
     private final Map<Long, String> bandwidths = new HashMap<>();
@@ -326,7 +182,7 @@ final class SystemDumps {
     }
 
     /** The dump each process is writing, by its key ("host:pid", "" for lines without NCCL's prefix). */
-    private final Map<String, Open> open = new LinkedHashMap<>();
+    private final Map<String, OpenDump> open = new LinkedHashMap<>();
     /**
      * Per process, the dump lines read before this range saw a "=== System" line of it: when the file is read in
      * ranges, the rest of a dump the previous range opened (an END among them closes it).
@@ -345,11 +201,11 @@ final class SystemDumps {
     long count;
     /** The last process a line was added for, and its open dump (consecutive lines are mostly one process's). */
     private String lastKey;
-    private Open lastOpen;
+    private OpenDump lastOpen;
 
     /** A link line of a process's dump, as numbers (the bandwidth already {@link #named}). */
     void link(String process, int link, long bw, int node, long id) {
-        Open o = process.equals(lastKey) ? lastOpen : open.get(process);
+        OpenDump o = process.equals(lastKey) ? lastOpen : open.get(process);
         lastKey = process;
         lastOpen = o;
         if (o != null) {
@@ -371,13 +227,13 @@ final class SystemDumps {
         if (l.type() == Type.START) {
             lastKey = null;
             started.add(process);
-            Open was = open.put(process, spare.isEmpty() ? new Open(l.a(), l.b()) : spare.pop().reset(l.a(), l.b()));
+            OpenDump was = open.put(process, spare.isEmpty() ? new OpenDump(l.a(), l.b()) : spare.pop().reset(l.a(), l.b()));
             if (was != null) {
                 close(was, false);
             }
             return;
         }
-        Open o = process.equals(lastKey) ? lastOpen : open.get(process);
+        OpenDump o = process.equals(lastKey) ? lastOpen : open.get(process);
         lastKey = process;
         lastOpen = o;
         if (o == null) {
@@ -391,13 +247,13 @@ final class SystemDumps {
     }
 
     /** Opens closed, to be used again (a job's processes each write a dump per communicator). */
-    private final ArrayDeque<Open> spare = new ArrayDeque<>();
+    private final ArrayDeque<OpenDump> spare = new ArrayDeque<>();
 
     /**
      * Counts a dump as it closes: a dump with the numbers of one seen before counts where that one did, without building
      * its summary again ({@link DumpShapes}).
      */
-    private void close(Open o, boolean complete) {
+    private void close(OpenDump o, boolean complete) {
         long[] counter = shapes.counter(o, complete);
         if (counter == null) {
             NcclLog.SystemDump d = o.close(complete, bandwidths);
@@ -418,7 +274,7 @@ final class SystemDumps {
     }
 
     /** Whether every bandwidth of the dump has its text (then its summary depends on its numbers alone). */
-    private boolean named(Open o) {
+    private boolean named(OpenDump o) {
         for (int i = 0; i < o.pciKinds; i++) {
             if (!bandwidths.containsKey(o.pciBw[i])) {
                 return false;
@@ -461,9 +317,9 @@ final class SystemDumps {
     void absorb(SystemDumps o) {
         lastKey = null;
         bandwidths.putAll(o.bandwidths);
-        for (Map.Entry<String, Open> e : new ArrayList<>(open.entrySet())) {
+        for (Map.Entry<String, OpenDump> e : new ArrayList<>(open.entrySet())) {
             for (Line l : o.orphans.getOrDefault(e.getKey(), List.of())) {
-                Open target = open.get(e.getKey());
+                OpenDump target = open.get(e.getKey());
                 if (target == null) {
                     break;
                 }
