@@ -7,7 +7,8 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 out=.device
 rm -rf "$out" && mkdir -p "$out/lib" "$out/classes"
-mvn -q -B -ntp -DskipTests install
+# package, not install: the reactor builds every module here and leaves the shared ~/.m2 alone
+mvn -q -B -ntp -DskipTests package
 for m in core pcie-inspect gdr-probe collectives reports cli; do
   # test classes only (the main ones and their dependencies are in the runnable jar); no fixtures: the
   # gpu-tagged tests read the live machine
@@ -19,14 +20,17 @@ mvn -q -B -ntp dependency:copy -Dartifact=org.junit.platform:junit-platform-cons
   -DoutputDirectory="$out" -Dmdep.stripVersion=true
 cp cli/target/nccl-doctor.jar "$out/"
 # Temurin 25's jlink when present: its libjvm needs only GLIBC 2.17 (reference/java-deps.md §5); zip-9 keeps the
-# whole carry under the device tool's 64 MiB.
+# whole carry under the device tool's 64 MiB. java.desktop: the charts (XChart draws with java.awt); without it every
+# chart and HTML output dies with NoClassDefFoundError. The tests render an HTML report with exactly these modules
+# (StandInNodeTest), so this line is read there.
+modules=java.base,java.logging,java.xml,java.management,jdk.unsupported,java.naming,java.desktop
 jdk="${JLINK_JDK:-/usr/lib/jvm/temurin-25-jdk-amd64}"
 compress="zip-9"
 if [ ! -x "$jdk/bin/jlink" ]; then
   jdk="$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")"
   compress=2
 fi
-"$jdk/bin/jlink" --add-modules java.base,java.logging,java.xml,java.management,jdk.unsupported,java.naming \
+"$jdk/bin/jlink" --add-modules "$modules" \
   --strip-debug --no-header-files --no-man-pages --compress="$compress" --output "$out/jre"
 strip --strip-unneeded "$out/jre/lib/server/libjvm.so" 2>/dev/null || true
 du -sh --apparent-size "$out" "$out/jre" "$out/lib"

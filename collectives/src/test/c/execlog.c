@@ -1,11 +1,12 @@
 /*
- * LD_PRELOAD shim for tests: logs every execve and posix_spawn of this process and its children to the file named
+ * LD_PRELOAD shim for tests: logs every execve, execv, execvp and posix_spawn of this process and its children to the file named
  * by STANDIN_EXECLOG, one line each: the program, then LC_ALL as the new program sees it. A test reads it to see
  * which commands ran, and whether they ran through nccl-doctor's command runner (which sets LC_ALL=C).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <spawn.h>
+#include <unistd.h>
 
 #include "standin.h"
 
@@ -34,6 +35,19 @@ int execve(const char *path, char *const argv[], char *const envp[]) {
     logexec(path, envp);
     int (*real)(const char *, char *const[], char *const[]) = dlsym(RTLD_NEXT, "execve");
     return real(path, argv, envp);
+}
+
+/* the JDK's child sets environ to the new program's variables, then calls execvp (childproc.c, JDK_execvpe) */
+int execvp(const char *file, char *const argv[]) {
+    logexec(file, environ);
+    int (*real)(const char *, char *const[]) = dlsym(RTLD_NEXT, "execvp");
+    return real(file, argv);
+}
+
+int execv(const char *path, char *const argv[]) {
+    logexec(path, environ);
+    int (*real)(const char *, char *const[]) = dlsym(RTLD_NEXT, "execv");
+    return real(path, argv);
 }
 
 int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *actions, const posix_spawnattr_t *attr,

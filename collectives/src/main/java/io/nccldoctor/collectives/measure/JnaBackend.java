@@ -287,10 +287,12 @@ public final class JnaBackend implements Backend {
         if (block == 0) {
             return;
         }
-        Memory host = new Memory(block);
-        for (long i = 0; i < block; i++) {
-            host.setByte(i, element[(int) (i % element.length)]);
+        byte[] pattern = new byte[(int) block];
+        for (int i = 0; i < pattern.length; i += element.length) {
+            System.arraycopy(element, 0, pattern, i, Math.min(element.length, pattern.length - i));
         }
+        Memory host = new Memory(block);
+        host.write(0, pattern, 0, pattern.length); // one copy, not a native call per byte
         for (long at = 0; at < bytes; at += block) {
             cudaCheck("cuMemcpyHtoDAsync_v2", ptr + at, host, Math.min(block, bytes - at), streams[local]);
         }

@@ -8,6 +8,8 @@ import io.nccldoctor.collectives.coll.Sizing;
 import io.nccldoctor.collectives.parse.NcclTestsOutput;
 import io.nccldoctor.core.Fact;
 import io.nccldoctor.core.InputException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -297,17 +299,20 @@ public final class Measurement {
         long wrong = 0;
         boolean any = false;
         long block = (READ_BLOCK / elt) * elt;
+        String name = plan.collective().name();
+        long perChunk = Math.max(1, s.paramCount());
         for (int l = 0; l < calls.length; l++) {
+            int rank = backend.rank(l);
+            if (!pattern.receives(name, rank, plan.root())) {
+                continue;
+            }
+            any = true;
             for (long from = 0; from < s.recvBytes(); from += block) {
-                byte[] got = backend.read(l, calls[l].recv() + from, Math.min(block, s.recvBytes() - from));
-                for (int at = 0; at < got.length; at += elt) {
-                    Fact<Long> want = pattern.expected(plan.collective().name(), backend.rank(l), plan.root(),
-                            Math.max(1, s.paramCount()), (from + at) / elt);
-                    if (want.isValue()) {
-                        any = true;
-                        if (!Pattern.matches(plan.type(), got, at, want.get())) {
-                            wrong++;
-                        }
+                ByteBuffer got = ByteBuffer.wrap(backend.read(l, calls[l].recv() + from, Math.min(block, s.recvBytes() - from)))
+                        .order(ByteOrder.LITTLE_ENDIAN);
+                for (int at = 0; at < got.capacity(); at += elt) {
+                    if (!Pattern.matches(plan.type(), got, at, pattern.expected(name, rank, plan.root(), perChunk, (from + at) / elt))) {
+                        wrong++;
                     }
                 }
             }

@@ -1,7 +1,6 @@
 package io.nccldoctor.collectives.measure;
 
 import io.nccldoctor.collectives.coll.DataType;
-import io.nccldoctor.core.Fact;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -103,9 +102,13 @@ final class Pattern {
         return b.array();
     }
 
-    /** Whether the element at byte offset `at` holds v. */
+    /** Whether the element at byte offset `at` of the bytes holds v. */
     static boolean matches(DataType t, byte[] data, int at, long v) {
-        ByteBuffer b = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
+        return matches(t, ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN), at, v);
+    }
+
+    /** Whether the element at byte offset `at` of a little-endian buffer holds v. */
+    static boolean matches(DataType t, ByteBuffer b, int at, long v) {
         return switch (t) {
             case INT8, UINT8 -> b.get(at) == (byte) v;
             case INT32, UINT32 -> b.getInt(at) == (int) v;
@@ -141,20 +144,24 @@ final class Pattern {
         return (1 + m / 1024.0) * Math.pow(2, e - 15) * ((bits & 0x8000) != 0 ? -1 : 1);
     }
 
+    /** Whether the rank receives a defined result: every rank does, except the non-root ranks of a reduce. */
+    boolean receives(String collective, int rank, int root) {
+        return !collective.equals("reduce") || rank == root;
+    }
+
     /**
      * What element i of rank r's receive buffer should hold after the call, when every rank j sent
-     * {@link #value(int, long)} at each send index; absent where nothing is defined.
+     * {@link #value(int, long)} at each send index (where {@link #receives} holds).
      */
-    Fact<Long> expected(String collective, int rank, int root, long perChunk, long i) {
+    long expected(String collective, int rank, int root, long perChunk, long i) {
         return switch (collective) {
-            case "allreduce" -> Fact.of(reduced[(int) (i % PERIOD)]);
-            case "reducescatter" -> Fact.of(reduced[(int) ((rank * perChunk + i) % PERIOD)]);
-            case "reduce" -> rank == root ? Fact.of(reduced[(int) (i % PERIOD)]) : Fact.absent("only the root receives");
-            case "allgather" -> Fact.of(value((int) (i / perChunk), i % perChunk));
-            case "alltoall" -> Fact.of(value((int) (i / perChunk), rank * perChunk + i % perChunk));
-            case "broadcast" -> Fact.of(value(root, i));
-            case "sendrecv" -> Fact.of(value((rank - 1 + world) % world, i));
-            default -> Fact.absent("unknown collective");
+            case "allreduce", "reduce" -> reduced[(int) (i % PERIOD)];
+            case "reducescatter" -> reduced[(int) ((rank * perChunk + i) % PERIOD)];
+            case "allgather" -> value((int) (i / perChunk), i % perChunk);
+            case "alltoall" -> value((int) (i / perChunk), rank * perChunk + i % perChunk);
+            case "broadcast" -> value(root, i);
+            case "sendrecv" -> value((rank - 1 + world) % world, i);
+            default -> throw new IllegalArgumentException("no expected data for " + collective);
         };
     }
 }
