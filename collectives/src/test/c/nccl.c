@@ -21,6 +21,7 @@
  * HAVE_ALLTOALL (ncclAlltoAll, 2.28+). Switches: README.md.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
@@ -92,6 +93,7 @@ struct ncclComm {
     struct shared *sh;
     uint64_t *totals;    /* [2][nranks]: bytes each rank sends in each p2p phase */
     uint32_t *counts;    /* [nranks]: p2p sends listed by each rank */
+    int32_t *pids;       /* [nranks]: the process of each rank, part of its data segment's name */
     struct entry *table; /* [nranks][MAX_P2P] */
     size_t window;
     uint8_t *mine;
@@ -253,16 +255,61 @@ static int barrier(struct ncclComm *c) {
 
 static size_t ctl_bytes(int nranks) {
     return sizeof(struct shared) + 16 * (size_t)nranks + 8 * (((size_t)nranks + 1) / 2) +
-           sizeof(struct entry) * MAX_P2P * (size_t)nranks;
+           sizeof(struct entry) * MAX_P2P * (size_t)nranks + 8 * (((size_t)nranks + 1) / 2);
 }
 
+/* "/ncclsi-TOKEN-RANK-PID": the creator's pid in the name, so a process that died can be cleaned up after */
 static void data_name(struct ncclComm *c, int rank, char *out, size_t len) {
-    snprintf(out, len, "%s-%d", c->name, rank);
+    snprintf(out, len, "%s-%d-%d", c->name, rank, (int)c->pids[rank]);
 }
 
 static int owner_alive(int pid) {
     return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM);
 }
+
+/*
+ * Names left in /dev/shm by processes that were killed before their initialisation completed (a hung job killed
+ * at its deadline): a data segment whose creator's pid is gone, a control block whose owner is gone.
+ */
+static void collect_stale(void) {
+    DIR *d = opendir("/dev/shm");
+    if (d == NULL) {
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strncmp(e->d_name, "ncclsi-", 7) != 0 || strlen(e->d_name) > 80) {
+            continue;
+        }
+        char name[96];
+        snprintf(name, sizeof name, "/%s", e->d_name);
+        const char *last = strrchr(e->d_name, '-');
+        if (last != e->d_name + 6) { /* a data segment: ...-RANK-PID */
+            if (!owner_alive(atoi(last + 1))) {
+                shm_unlink(name);
+            }
+            continue;
+        }
+        int fd = shm_open(name, O_RDONLY, 0);
+        struct stat st;
+        if (fd < 0) {
+            continue;
+        }
+        if (fstat(fd, &st) == 0 && (size_t)st.st_size >= sizeof(struct shared)) {
+            struct shared *h = mmap(NULL, sizeof *h, PROT_READ, MAP_SHARED, fd, 0);
+            if (h != MAP_FAILED) {
+                if (__atomic_load_n(&h->magic, __ATOMIC_ACQUIRE) == CTL_MAGIC && !owner_alive(h->owner)) {
+                    shm_unlink(name);
+                }
+                munmap(h, sizeof *h);
+            }
+        }
+        close(fd);
+    }
+    closedir(d);
+}
+
+static pthread_once_t collected = PTHREAD_ONCE_INIT;
 
 /*
  * One mapping per shared segment per process, however many local ranks use it: 256 ranks in one process would
@@ -380,6 +427,7 @@ static ncclResult_t open_control(struct ncclComm *c) {
     c->totals = (uint64_t *)(c->sh + 1);
     c->counts = (uint32_t *)(c->totals + 2 * (size_t)c->nranks);
     c->table = (struct entry *)((uint8_t *)c->counts + 8 * (((size_t)c->nranks + 1) / 2));
+    c->pids = (int32_t *)(c->table + MAX_P2P * (size_t)c->nranks);
     return ncclSuccess;
 }
 
@@ -389,6 +437,7 @@ static ncclResult_t init_run(struct ncclComm *c) {
         return rc;
     }
     char name[96];
+    c->pids[c->rank] = (int32_t)getpid(); /* published to the peers by the arrival count below */
     data_name(c, c->rank, name, sizeof name);
     int fd = shm_open(name, O_RDWR | O_CREAT | O_TRUNC, 0600);
     int sized = fd >= 0 && ftruncate(fd, (off_t)c->window) == 0;
@@ -483,6 +532,7 @@ static ncclResult_t comm_new(struct ncclComm **out, int nranks, const ncclUnique
         c->async_at = at != NULL ? atoi(at + 1) : 1;
     }
     atomic_store(&c->state, ncclInProgress);
+    pthread_once(&collected, collect_stale);
     atomic_fetch_add(&live_comms, 1);
     standin_trace("nccl init rank=%d nranks=%d dev=%d blocking=%d", rank, nranks, dev, blocking);
     debug_banner(c);
@@ -679,8 +729,10 @@ static void reclaim(struct ncclComm *c, int abort) {
     if (c->mine != NULL) {
         unmap_shared(c->mine);
     }
-    data_name(c, c->rank, name, sizeof name);
-    shm_unlink(name); /* in case the initialisation stopped before it could */
+    if (c->sh != NULL && c->pids[c->rank] != 0) {
+        data_name(c, c->rank, name, sizeof name);
+        shm_unlink(name); /* in case the initialisation stopped before it could */
+    }
     if (c->sh != NULL) {
         unmap_shared(c->sh);
     }
