@@ -32,7 +32,7 @@ import picocli.CommandLine.Model.CommandSpec;
             "A/B of two result sets: did B help, where, and is it real.",
             "",
             "Per collective, size and environment: the median ratio B/A of the out-of-place bus bandwidth, a bootstrap "
-                + "95 % interval, an exact Mann-Whitney p-value, and a verdict (faster, slower, no detectable change, not "
+                + "95 %% interval, an exact Mann-Whitney p-value, and a verdict (faster, slower, no detectable change, not "
                 + "tested with fewer than 3 runs per arm), with thresholds in configs/rules.yaml (thresholds.compare); "
                 + "then a line per collective saying where it changed."},
         footer = {"",

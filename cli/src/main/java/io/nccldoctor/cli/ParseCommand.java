@@ -6,10 +6,16 @@ import io.nccldoctor.collectives.parse.NcclTestsOutput;
 import io.nccldoctor.core.InputException;
 import io.nccldoctor.core.Json;
 import io.nccldoctor.gdr.PerftestOutput;
+import io.nccldoctor.gdr.text.RdmaTextReader;
 import io.nccldoctor.pcie.SmiTopoMatrix;
 import io.nccldoctor.reports.parsed.NcclLogText;
 import io.nccldoctor.reports.parsed.NcclTestsText;
+import io.nccldoctor.reports.NodeShape;
+import io.nccldoctor.reports.RuleContext;
 import io.nccldoctor.reports.parsed.PerftestText;
+import io.nccldoctor.reports.parsed.RdmaJudgement;
+import io.nccldoctor.reports.parsed.RdmaText;
+import io.nccldoctor.reports.rules.Registry;
 import io.nccldoctor.reports.parsed.SmiTopoText;
 import io.nccldoctor.collectives.parse.NcclLogSet;
 import java.io.IOException;
@@ -32,7 +38,11 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "size sweeps, --use_cuda runs, warnings and errors with their meaning); nccl-tests (every table layout "
                 + "since 2.11, mpirun/srun prefixes, interleaved NCCL INFO lines, footers; or the -J JSON file); nccl-log (NCCL_DEBUG=INFO "
                 + "output, streamed: versions, network, transports, GDR decisions decoded per version, warnings, IB "
-                + "completion errors, watchdog timeouts)."},
+                + "completion errors, watchdog timeouts); rdma (pasted RDMA state: ibv_devinfo with or without -v, ibstat, "
+                + "ibstatus, show_gids, ibdev2netdev, rdma link and rdma dev, ls -l /sys/class/infiniband, sysfs files printed "
+                + "with their paths, show_counters, mlnx_qos -i IFACE, ethtool -S IFACE; several one after another, with "
+                + "prompts and command lines between them: each recognised by its shape, read into the facts the live RDMA "
+                + "probe records and judged by the same rules; lines not understood are counted and listed)."},
         footer = {"", "FILE '-' reads standard input. nccl-log also reads several files, or a folder of them (the one file per "
                 + "process that NCCL_DEBUG_FILE=dir/nccl.%%h.%%p.log writes), or a .gz file; several files get a line each and "
                 + "what differs between them where the processes of one job should agree: the NCCL version, the network "
@@ -41,16 +51,17 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "DIFFERS lines do not change the exit code.",
             "", "Exit codes: 0 when the text parsed and records no failure; 1 when it records one (nccl-tests: wrong "
                 + "elements, 'Out of bounds values : N FAILED', or an average below NCCL_TESTS_MIN_BW; nccl-log: IB completion errors or watchdog timeouts; "
-                + "perftest: errors); 2 when it is not the format named.",
+                + "perftest: errors; rdma: a finding at error level, such as a port that is not ACTIVE); 2 when it is not the "
+                + "format named (rdma: none of its kinds was recognised; the message lists them).",
             "", "Examples:", "  nccl-doctor parse nvidia-smi-topo topo.txt --json", "  nccl-doctor parse perftest ib_write_bw.log",
             "  nccl-doctor parse nccl-tests all_reduce_perf.out", "  nccl-doctor parse nccl-log nccl.node01.4242.log --json",
-            "  nccl-doctor parse nccl-log /shared/job-1234/nccl-logs/", "  kubectl logs trainer-0 | nccl-doctor parse nccl-log -"})
+            "  nccl-doctor parse nccl-log /shared/job-1234/nccl-logs/", "  nccl-doctor parse rdma ticket-paste.txt --json", "  kubectl logs trainer-0 | nccl-doctor parse nccl-log -"})
 final class ParseCommand implements Callable<Integer> {
 
-    enum Format { NVIDIA_SMI_TOPO, PERFTEST, NCCL_TESTS, NCCL_LOG }
+    enum Format { NVIDIA_SMI_TOPO, PERFTEST, NCCL_TESTS, NCCL_LOG, RDMA }
 
     @Parameters(index = "0", paramLabel = "FORMAT", converter = FormatConverter.class,
-            description = "nvidia-smi-topo, perftest, nccl-tests or nccl-log")
+            description = "nvidia-smi-topo, perftest, nccl-tests, nccl-log or rdma")
     Format format;
 
     @Parameters(index = "1..*", arity = "1..*", paramLabel = "FILE", description = "The text to read ('-': standard input); "
@@ -93,6 +104,12 @@ final class ParseCommand implements Callable<Integer> {
                         : NcclTestsOutput.parse(text.lines().toList(), file.toString());
                 out.print(json ? Json.write(r) : NcclTestsText.render(r, file.toString()));
                 failed = !r.failures().isEmpty();
+            }
+            case RDMA -> {
+                RdmaJudgement j = RdmaJudgement.of(RdmaTextReader.parse(lines(file), file.toString()),
+                        new RuleContext(Configs.rules(null, Registry.nodeRules()), NodeShape.none()));
+                out.print(json ? Json.write(j) : RdmaText.render(j));
+                failed = j.exitCode() != 0;
             }
             default -> throw new IllegalStateException(format.name());
         }
@@ -140,7 +157,7 @@ final class ParseCommand implements Callable<Integer> {
                     return f;
                 }
             }
-            throw new picocli.CommandLine.TypeConversionException("unknown format '" + value + "'; known: nvidia-smi-topo, perftest, nccl-tests, nccl-log");
+            throw new picocli.CommandLine.TypeConversionException("unknown format '" + value + "'; known: nvidia-smi-topo, perftest, nccl-tests, nccl-log, rdma");
         }
     }
 }

@@ -1,9 +1,37 @@
 package io.nccldoctor.core;
 
-/** Small statistics that more than one module needs. */
+import org.apache.commons.math3.stat.descriptive.moment.Mean;
+import org.apache.commons.math3.stat.descriptive.moment.StandardDeviation;
+import org.apache.commons.math3.stat.descriptive.rank.Median;
+import org.apache.commons.math3.stat.descriptive.rank.Percentile;
+import org.apache.commons.math3.stat.descriptive.rank.Percentile.EstimationType;
+
+/** Small statistics that more than one module needs, computed by Commons Math. */
 public final class Stats {
 
     private Stats() {
+    }
+
+    /**
+     * The middle value, or the mean of the two middle values. NaN for no values, and NaN when a value is NaN: Commons
+     * Math would drop it silently, and a median over a cell that is not a number is not one either.
+     */
+    public static double median(double[] values) {
+        return hasNaN(values) ? Double.NaN : new Median().evaluate(values);
+    }
+
+    /**
+     * The nearest-rank percentile: the value at rank ceil(percent / 100 × n), 1-based, of the sorted values (Commons
+     * Math's estimation R-1), always one of the values; p99 of 100 timings is the 99th smallest. NaN for no values or
+     * when a value is NaN.
+     *
+     * @param percent in (0, 100]
+     */
+    public static double percentile(double[] values, double percent) {
+        if (hasNaN(values)) {
+            return Double.NaN;
+        }
+        return new Percentile(percent).withEstimationType(EstimationType.R_1).evaluate(values);
     }
 
     /**
@@ -15,18 +43,19 @@ public final class Stats {
         if (values.length == 0) {
             return Double.NaN;
         }
-        double sum = 0;
-        for (double v : values) {
-            sum += v;
-        }
-        double mean = sum / values.length;
+        double mean = new Mean().evaluate(values);
         if (mean == 0) {
             return Double.NaN;
         }
-        double squares = 0;
+        return new StandardDeviation(false).evaluate(values, mean) / mean;
+    }
+
+    private static boolean hasNaN(double[] values) {
         for (double v : values) {
-            squares += (v - mean) * (v - mean);
+            if (Double.isNaN(v)) {
+                return true;
+            }
         }
-        return Math.sqrt(squares / values.length) / mean;
+        return false;
     }
 }

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -40,6 +41,12 @@ public record CounterDelta(Fact<Double> seconds, Fact<List<PortDelta>> ports, Fa
             Map.entry("port_xmit_data", 32), Map.entry("port_rcv_data", 32), Map.entry("port_xmit_packets", 32),
             Map.entry("port_rcv_packets", 32));
     static final int PRIORITIES = 8;
+
+    /** The width in bits of an IBA PortCounters file of ports/N/counters ("link_downed" → 8); empty for other counters. */
+    public static OptionalInt pmaWidth(String counter) {
+        Integer w = PMA_WIDTHS.get(counter);
+        return w == null ? OptionalInt.empty() : OptionalInt.of(w);
+    }
 
     public CounterDelta {
         notes = List.copyOf(notes);

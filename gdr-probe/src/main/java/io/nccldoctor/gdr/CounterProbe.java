@@ -139,7 +139,7 @@ public final class CounterProbe implements Probe<CounterSnapshot> {
      * A counter file's text. Kernels before 5.x print "N/A (no PMA)" when the port has no performance management agent
      * (iWARP devices such as i40iw; drivers/infiniband/core/sysfs.c show_pma_counter).
      */
-    static Fact<Long> counterValue(String text) {
+    public static Fact<Long> counterValue(String text) {
         String s = text.strip();
         if (s.startsWith("N/A")) {
             return Fact.absent(s + ": the port has no performance management agent to count this");
@@ -188,7 +188,7 @@ public final class CounterProbe implements Probe<CounterSnapshot> {
      * (bnx2x prints "[0]: rx_bytes: 123"), so the value is what follows the last colon; lines without a whole number
      * after it are skipped.
      */
-    static Map<String, Long> parseEthtool(List<String> lines) {
+    public static Map<String, Long> parseEthtool(List<String> lines) {
         Map<String, Long> stats = new LinkedHashMap<>();
         for (String line : lines) {
             Matcher m = STAT_LINE.matcher(line);

@@ -1,104 +1,69 @@
 package io.nccldoctor.gdr;
 
 import io.nccldoctor.core.Fact;
-import io.nccldoctor.core.InputException;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The output of a perftest bandwidth or latency test (ib_write_bw, ib_read_bw, ib_send_bw, *_lat), client or
- * server side: the header block (device, link type, MTU, GID index, QPs), the GPU that --use_cuda picked, the result
- * rows as printed (MB/sec or, with --report_gbits, Gb/sec), and the warnings and errors with what they mean.
+ * The output of a perftest bandwidth or latency test (ib_write_bw, ib_read_bw, ib_send_bw, ib_atomic_bw and the *_lat
+ * tests), client or server side, or the file --out_json writes: the header block (device, link type, MTU, GID index,
+ * QPs), the side it ran on, the GPU that --use_cuda picked with its PCI address and how its memory was registered
+ * (DMA-BUF or peer memory), the result rows as printed (MiB/sec, "MB/sec" before perftest 24.07, or Gb/sec with
+ * --report_gbits; latencies in usec), every warning, and the errors with what they mean.
  *
- * @param header key → value of the header block ("Device" → mlx5_0, "Mtu" → 4096[B], "Link type" → IB)
- * @param unit   the bandwidth unit of the columns, as printed: "MB/sec" or "Gb/sec"
+ * @param header                key → value of the header block ("Device" → mlx5_0, "Mtu" → 4096[B], "Link type" → IB)
+ * @param unit                  the bandwidth unit of the columns, as printed: "MiB/sec", "MB/sec" or "Gb/sec"
+ * @param warnings              every warning line, in order (the WARNING lines of the header, the MTU change, the CPU
+ *                              frequency notes between rows)
+ * @param role                  "client" or "server", with how the text tells (the waiting banner, the TX depth line)
+ * @param gpuPciAddress         the bus:device perftest printed for the GPU it picked ("E1:00"), or the bus id given
+ *                              with --use_cuda_bus_id
+ * @param gpuMemoryRegistration "dma-buf" (--use_cuda_dmabuf: ibv_reg_dmabuf_mr on an exported GPU buffer) or "peer
+ *                              memory" (ibv_reg_mr on the GPU address, which needs nvidia-peermem)
+ * @param latencyRows           the rows of a latency test, in usec
+ * @param columns               the column names of the result table as printed
+ * @param notUnderstood         lines that are none of perftest's, and rows that do not match their table's columns
  */
 public record PerftestOutput(Fact<String> test, Map<String, String> header, Fact<String> gpu, String unit, List<Row> rows,
-                             List<String> warnings, List<String> errors) {
+                             List<String> warnings, List<String> errors, Fact<String> role, Fact<String> gpuPciAddress,
+                             Fact<String> gpuMemoryRegistration, List<LatencyRow> latencyRows, List<String> columns,
+                             List<String> notUnderstood) {
 
-    /** One result row: the message size, iterations, peak and average bandwidth in {@link #unit()}, message rate. */
-    public record Row(long bytes, long iterations, double peak, double average, Fact<Double> msgRateMpps) {
+    /**
+     * One bandwidth row: the message size, iterations, peak and average bandwidth in {@link #unit()}, message rate.
+     *
+     * @param extra the other columns perftest can add, by their printed name: "#sl" (raw_ethernet QoS), the per-port
+     *              figures of --report-per-port, "CPU_Util[%]" (--cpu_util)
+     */
+    public record Row(long bytes, long iterations, double peak, double average, Fact<Double> msgRateMpps, Map<String, Double> extra) {
+
+        public Row {
+            extra = extra == null ? Map.of() : extra;
+        }
+
+        public Row(long bytes, long iterations, double peak, double average, Fact<Double> msgRateMpps) {
+            this(bytes, iterations, peak, average, msgRateMpps, Map.of());
+        }
     }
 
-    private static final Pattern TITLE = Pattern.compile("^\\s*(\\S+ (?:BW|Latency) Test)\\s*$");
-    private static final Pattern FIELD = Pattern.compile("(\\S[^:\\t]*?)\\s*:\\s*(\\S[^\\t]*?)(?=\\s{2,}|\\t|$)");
-    private static final Pattern COLUMNS = Pattern.compile("^\\s*#bytes\\s+#iterations\\s+BW peak\\[(\\S+)]");
-    private static final Pattern GPU = Pattern.compile("device name = \\[(.+)]");
+    /**
+     * One latency row (perftest_parameters.h RESULT_FMT_LAT since 2016: t_min t_max t_typical t_avg t_stdev, 99% and
+     * 99.9% percentile; before, the first three only; RESULT_FMT_LAT_DUR with -D: t_avg and tps average). Half the
+     * round trip for send and write, the whole for read and atomic (perftest's rtt_factor). A column the table lacks
+     * is absent.
+     */
+    public record LatencyRow(long bytes, long iterations, Fact<Double> minUs, Fact<Double> maxUs, Fact<Double> typicalUs,
+                             Fact<Double> avgUs, Fact<Double> stdevUs, Fact<Double> p99Us, Fact<Double> p999Us,
+                             Fact<Double> transactionsPerSecond, Map<String, Double> extra) {
+    }
+
     private static final Pattern MR_ERROR = Pattern.compile("Couldn't allocate MR with error=(\\d+)");
-    private static final List<String> ERRORS = List.of("Couldn't", "Failed to", "Unable to", "failed to", "Error", "error:");
-    private static final List<String> WARNINGS = List.of("WARNING", "Requested mtu is higher", "not PCIe relaxed ordering",
-            "Conflicting CPU frequency", "Changing to active mtu");
 
+    /** Reads perftest's text output, or the --out_json file when the text is one. */
     public static PerftestOutput parse(List<String> lines, String source) {
-        Fact<String> test = Fact.absent("no test title line");
-        Map<String, String> header = new LinkedHashMap<>();
-        Fact<String> gpu = Fact.absent("host memory (no --use_cuda)");
-        String unit = null;
-        List<Row> rows = new ArrayList<>();
-        List<String> warnings = new ArrayList<>();
-        List<String> errors = new ArrayList<>();
-        boolean recognised = false;
-        for (String line : lines) {
-            Matcher t = TITLE.matcher(line);
-            if (t.matches()) {
-                test = Fact.of(t.group(1));
-                recognised = true;
-                continue;
-            }
-            Matcher c = COLUMNS.matcher(line);
-            if (c.find()) {
-                unit = c.group(1);
-                recognised = true;
-                continue;
-            }
-            Matcher g = GPU.matcher(line);
-            if (g.find()) {
-                gpu = Fact.of(g.group(1));
-            }
-            if (unit != null) {
-                Row r = row(line);
-                if (r != null) {
-                    rows.add(r);
-                    continue;
-                }
-            }
-            if (line.startsWith(" ") && line.contains(":") && !line.contains("address:") && !line.strip().startsWith("GID:") && test.isValue() && unit == null) {
-                Matcher f = FIELD.matcher(line);
-                while (f.find()) {
-                    header.put(f.group(1).strip(), f.group(2).strip());
-                }
-                continue;
-            }
-            String s = line.strip();
-            if (WARNINGS.stream().anyMatch(s::contains)) {
-                warnings.add(s);
-            } else if (ERRORS.stream().anyMatch(s::startsWith)) {
-                errors.add(meaning(s));
-                recognised = true;
-            }
-        }
-        if (!recognised) {
-            throw new InputException(source + ": not perftest output (no test title such as 'RDMA_Write BW Test', no "
-                    + "'#bytes #iterations' table, no perftest error); give the output of ib_write_bw, ib_read_bw or ib_send_bw");
-        }
-        return new PerftestOutput(test, header, gpu, unit == null ? "none" : unit, rows, warnings, errors);
-    }
-
-    private static Row row(String line) {
-        String[] t = line.strip().split("\\s+");
-        if (t.length < 4) {
-            return null;
-        }
-        try {
-            return new Row(Long.parseLong(t[0]), Long.parseLong(t[1]), Double.parseDouble(t[2]), Double.parseDouble(t[3]),
-                    t.length > 4 ? Fact.of(Double.parseDouble(t[4])) : Fact.absent("no MsgRate column"));
-        } catch (NumberFormatException e) {
-            return null;
-        }
+        return PerftestJson.looksLikeJson(lines) ? PerftestJson.parse(lines, source) : new PerftestReader(source).read(lines);
     }
 
     /** perftest's errno numbers say why GPU memory could not be registered (reference/peers-and-platform.md B5). */

@@ -23,6 +23,11 @@ public final class RdmaProbe implements Probe<RdmaDevices> {
     private static final String ZERO_GID = "0000:0000:0000:0000:0000:0000:0000:0000";
     private static final Pattern RATE = Pattern.compile("^([0-9.]+)\\s*Gb/sec");
     private static final Pattern IP_LINE = Pattern.compile("^\\d+:\\s+(\\S+)\\s+inet\\s+(\\S+)");
+    private static final Pattern HCA_TYPE = Pattern.compile("MT(\\d{3,6})");
+    private static final Pattern TCLASS = Pattern.compile("tclass=(-?\\d+)");
+    static final String NO_ACTIVE_MTU = "sysfs has no active or maximum MTU of a port; ibv_devinfo prints both (ibv_query_port)";
+    static final String NO_QOS = "PFC and trust come from netlink DCB (`mlnx_qos -i NAME`), which this probe does not run; "
+            + "paste its output into `nccl-doctor parse rdma`";
 
     @Override
     public String key() {
@@ -56,7 +61,8 @@ public final class RdmaProbe implements Probe<RdmaDevices> {
         Fact<List<RdmaDevices.RdmaPort>> ports = files.list(dir + "/ports").map(l -> l.stream()
                 .filter(s -> s.matches("\\d+")).map(Integer::valueOf).sorted()
                 .map(n -> port(files, dir, n, ipv4)).toList());
-        return new RdmaDevices.RdmaDevice(name, pci, files.readAttribute(dir + "/fw_ver"), files.readAttribute(dir + "/node_guid"), ports);
+        return new RdmaDevices.RdmaDevice(name, pci, files.readAttribute(dir + "/fw_ver"), files.readAttribute(dir + "/node_guid"), ports,
+                files.readAttribute(dir + "/hca_type").flatMap(RdmaProbe::partId));
     }
 
     private static RdmaDevices.RdmaPort port(HostRoot files, String dev, int n, Fact<Map<String, List<String>>> ipv4) {
@@ -83,7 +89,10 @@ public final class RdmaProbe implements Probe<RdmaDevices> {
         List<RdmaDevices.Netdev> netdevs = netdevNames.stream().map(nd -> netdev(files, nd, ipv4)).toList();
         return new RdmaDevices.RdmaPort(n, files.readAttribute(dir + "/state").map(RdmaProbe::afterColon),
                 files.readAttribute(dir + "/phys_state").map(RdmaProbe::afterColon), rate.flatMap(RdmaProbe::rateGbps), rate,
-                files.readAttribute(dir + "/link_layer"), Fact.of(gids), Fact.of(netdevs));
+                files.readAttribute(dir + "/link_layer"), Fact.of(gids), Fact.of(netdevs), Fact.absent(NO_ACTIVE_MTU),
+                Fact.absent(NO_ACTIVE_MTU), files.readAttribute(dir + "/lid").flatMap(RdmaProbe::lid),
+                files.readAttribute(dir + "/sm_lid").flatMap(RdmaProbe::lid),
+                files.readAttribute(dev + "/tc/" + n + "/traffic_class").flatMap(RdmaProbe::trafficClass));
     }
 
     private static RdmaDevices.Netdev netdev(HostRoot files, String name, Fact<Map<String, List<String>>> ipv4) {
@@ -91,27 +100,60 @@ public final class RdmaProbe implements Probe<RdmaDevices> {
         return new RdmaDevices.Netdev(name, files.readAttribute("/sys/class/net/" + name + "/mtu").flatMap(RdmaProbe::integer),
                 ipv4.map(m -> m.getOrDefault(name, List.of())),
                 files.readAttribute(conf + "/arp_ignore").flatMap(RdmaProbe::integer),
-                files.readAttribute(conf + "/arp_announce").flatMap(RdmaProbe::integer));
+                files.readAttribute(conf + "/arp_announce").flatMap(RdmaProbe::integer),
+                files.readAttribute("/sys/class/net/" + name + "/operstate"), Fact.absent(NO_QOS));
     }
 
     /** "4: ACTIVE" → "ACTIVE"; the kernel prints the number and the name. */
-    static String afterColon(String s) {
+    public static String afterColon(String s) {
         int c = s.indexOf(':');
         return c < 0 ? s.strip() : s.substring(c + 1).strip();
     }
 
     /** "400 Gb/sec (4X NDR)" → 400.0; "10 Gb/sec (1X QDR)" → 10.0. */
-    static Fact<Double> rateGbps(String s) {
+    public static Fact<Double> rateGbps(String s) {
         Matcher m = RATE.matcher(s.strip());
         return m.find() ? Fact.of(Double.parseDouble(m.group(1))) : Fact.error("unreadable rate '" + s + "'");
     }
 
-    static Fact<Integer> integer(String s) {
+    public static Fact<Integer> integer(String s) {
         try {
             return Fact.of(Integer.parseInt(s.strip()));
         } catch (NumberFormatException e) {
             return Fact.error("not a number: '" + s.strip() + "'");
         }
+    }
+
+    /**
+     * sysfs lid and sm_lid: "0x1a" (drivers/infiniband/core/sysfs.c prints them in hex); ibstatus shows the same text.
+     */
+    public static Fact<Integer> lid(String s) {
+        String t = s.strip();
+        try {
+            return Fact.of(t.startsWith("0x") || t.startsWith("0X") ? Integer.parseInt(t.substring(2), 16) : Integer.parseInt(t));
+        } catch (NumberFormatException e) {
+            return Fact.error("not a LID: '" + t + "'");
+        }
+    }
+
+    /**
+     * "MT4129" → 4129: mlx4/mlx5 name the adapter by "MT" and the PCI device ID in decimal, which is also what
+     * ibv_devinfo prints as vendor_part_id. Other drivers print a description ("Broadcom NetXtreme-C/E RoCE Driver HCA").
+     */
+    public static Fact<Integer> partId(String hcaType) {
+        Matcher m = HCA_TYPE.matcher(hcaType.strip());
+        return m.matches() ? Fact.of(Integer.parseInt(m.group(1)))
+                : Fact.absent("'" + hcaType.strip() + "' names no part number (only MT<number> does)");
+    }
+
+    /** MLNX_OFED's tc/PORT/traffic_class: "Global tclass=106"; a negative class means none is set. */
+    public static Fact<Integer> trafficClass(String s) {
+        Matcher m = TCLASS.matcher(s.strip());
+        if (!m.find()) {
+            return Fact.error("unreadable traffic_class '" + s.strip() + "'");
+        }
+        int tc = Integer.parseInt(m.group(1));
+        return tc < 0 ? Fact.absent("no global traffic class set (" + s.strip() + ")") : Fact.of(tc);
     }
 
     /** `ip -o -4 addr show`: "4: eth0    inet 192.0.2.2/24 brd 192.0.2.255 scope global eth0\ …". */

@@ -37,6 +37,16 @@ public record KnownIssues(List<Issue> issues) {
         return issues.stream().filter(i -> i.affects(version)).toList();
     }
 
+    /**
+     * The table in force: the repository's configs/known-issues.yaml, read at run time (the launcher passes
+     * -Dnccldoctor.home), so that a site's edit counts without a rebuild; else the shipped table.
+     */
+    public static KnownIssues atRunTime() {
+        String home = System.getProperty("nccldoctor.home");
+        Path file = home == null ? null : Path.of(home, "configs", "known-issues.yaml");
+        return file != null && Files.isRegularFile(file) ? load(file) : shipped();
+    }
+
     /** The shipped table (inside the jar), for tests and when configs/ is not there. */
     public static KnownIssues shipped() {
         try (InputStream in = KnownIssues.class.getResourceAsStream("/configs/known-issues.yaml")) {

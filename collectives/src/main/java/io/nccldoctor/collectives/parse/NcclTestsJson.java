@@ -8,8 +8,10 @@ import io.nccldoctor.core.InputException;
 import io.nccldoctor.core.Json;
 import io.nccldoctor.core.libs.NativeCalls;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -29,6 +31,7 @@ public final class NcclTestsJson {
 
     /** {@code %lf} of an infinite double: a bare {@code inf} or {@code -inf} where a value belongs. */
     private static final Pattern BARE_INF = Pattern.compile("(?<=[:,\\[])(-?inf)(?=[,}\\]])");
+    private static final Pattern KEPT_ENV = Pattern.compile("(?:NCCL|CUDA|UCX|FI)_\\w*|LD_LIBRARY_PATH|LD_PRELOAD");
     private static final String HINT = "give the file a *_perf binary wrote with -J FILE.json, unedited";
 
     private NcclTestsJson() {
@@ -84,9 +87,11 @@ public final class NcclTestsJson {
 
         List<NcclTestsOutput.Row> rows = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
+        Fact<Integer> validation = hasConfig ? integer(config, "validation") : Fact.absent("no 'config' object");
+        String binary = test.orElse("");
         if (hasResults) {
             for (int i = 0; i < results.size(); i++) {
-                String problem = row(results.get(i), rows);
+                String problem = row(results.get(i), rows, validation, binary);
                 if (problem != null) {
                     skipped.add(source + ": results[" + i + "]: " + problem);
                 }
@@ -107,7 +112,74 @@ public final class NcclTestsJson {
         Fact<Boolean> avgOk = avgOkNode != null && avgOkNode.asText().equals("unchecked")
                 ? Fact.absent("NCCL_TESTS_MIN_BW was not set (okay: unchecked)")
                 : bool(avgOkNode, "no 'average_bus_bandwidth' okay" + noFooter);
-        return new NcclTestsOutput(testsVersion, headers, library, test, devices, false, rows, oob, oobOk, avg, avgOk, 0, skipped);
+        Fact<NcclTestsParameters> parameters = hasConfig ? Fact.of(parameters(config)) : Fact.absent("no 'config' object");
+        List<String> errors = new ArrayList<>();
+        root.path("errors").forEach(e -> {
+            if (e.isTextual() && !e.asText().isBlank()) {
+                errors.add(e.asText().strip());
+            }
+        });
+        return new NcclTestsOutput(testsVersion, headers, library, test, devices, false, rows, oob, oobOk, avg, avgOk, 0, skipped,
+                parameters.isValue() ? List.of(parameters.get()) : List.of(), command(root), List.of(), List.of(), errors);
+    }
+
+    /** The run parameters the text prints in its "# nThread" line, from the file's config object. */
+    private static NcclTestsParameters parameters(JsonNode config) {
+        boolean factor = config.has("step_factor");
+        List<String> modes = new ArrayList<>();
+        if (bool(config.get("blocking_collectives"), "").orElse(false)) {
+            modes.add("Blocking Enabled (blocking_collectives: true)");
+        }
+        if (bool(config.get("per_iter_timing"), "").orElse(false)) {
+            modes.add("Per-Iteration Report (per_iter_timing: true, per_iter_skip: " + config.path("per_iter_skip").asInt(0) + ")");
+        }
+        if (bool(config.get("parallel_init"), "").orElse(false)) {
+            modes.add("Parallel Init Enabled (parallel_init: true)");
+        }
+        return new NcclTestsParameters(integer(config, "nthreads"), integer(config, "ngpus"), whole(config, "minimum_bytes"),
+                whole(config, "maximum_bytes"), whole(config, factor ? "step_factor" : "step_bytes"),
+                config.has("step_factor") || config.has("step_bytes") ? Fact.of(factor ? "factor" : "bytes") : Fact.absent("no step"),
+                integer(config, "warmup_iters"), integer(config, "iterations"), integer(config, "aggregated_iterations"),
+                integer(config, "validation"), integer(config, "graph"), Fact.absent("the -J file does not record unalign"), Map.of(),
+                modes);
+    }
+
+    private static Fact<Long> whole(JsonNode config, String key) {
+        JsonNode n = config.get(key);
+        return n == null ? Fact.absent("no '" + key + "' in config") : n.isIntegralNumber() && n.canConvertToLong() ? Fact.of(n.asLong())
+                : Fact.error("unreadable '" + key + "' " + n);
+    }
+
+    private static Fact<Integer> integer(JsonNode config, String key) {
+        JsonNode n = config.get(key);
+        return n == null ? Fact.absent("no '" + key + "' in config") : n.isIntegralNumber() && n.canConvertToInt() ? Fact.of(n.asInt())
+                : Fact.error("unreadable '" + key + "' " + n);
+    }
+
+    /**
+     * The binary's argv and the environment the file records. The file holds the whole process environment; only the
+     * variables that steer NCCL and its transports are kept (NCCL_*, CUDA_*, UCX_*, FI_*, LD_LIBRARY_PATH, LD_PRELOAD),
+     * so that nothing unrelated (tokens, paths of the user's shell) is copied into a report.
+     */
+    private static Fact<NcclTestsCommand> command(JsonNode root) {
+        JsonNode args = root.get("args");
+        if (args == null || !args.isArray() || args.isEmpty()) {
+            return Fact.absent("no 'args' in the -J file");
+        }
+        List<String> argv = new ArrayList<>();
+        args.forEach(a -> argv.add(a.asText()));
+        Map<String, String> env = new LinkedHashMap<>();
+        root.path("env").forEach(e -> {
+            String s = e.asText();
+            int eq = s.indexOf('=');
+            if (eq > 0 && KEPT_ENV.matcher(s.substring(0, eq)).matches()) {
+                env.put(s.substring(0, eq), s.substring(eq + 1));
+            }
+        });
+        String program = argv.get(0);
+        String binary = program.substring(program.lastIndexOf('/') + 1);
+        return Fact.of(new NcclTestsCommand(String.join(" ", argv), Fact.absent("the -J file records the binary's argv, not its launcher"),
+                env, List.of(), Fact.of(program), Fact.of(binary), NcclTestsCommand.flags(argv.subList(1, argv.size()))));
     }
 
     private static JsonNode read(String json, String source) {
@@ -159,7 +231,7 @@ public final class NcclTestsJson {
     }
 
     /** Adds the row, or returns why it cannot be read. */
-    private static String row(JsonNode r, List<NcclTestsOutput.Row> rows) {
+    private static String row(JsonNode r, List<NcclTestsOutput.Row> rows, Fact<Integer> validation, String binary) {
         if (r == null || !r.isObject()) {
             return "not an object: " + r;
         }
@@ -175,7 +247,7 @@ public final class NcclTestsJson {
             return label + ": no out-of-place measurement" + (r.has("actual_iterations") ? " (null)"
                     : " (the row is incomplete: the run stopped during this size)");
         }
-        Measured out = placement(oopNode);
+        Measured out = placement(oopNode, r.get("out_of_place_per_iter"), NcclTestsReader.notChecked(validation, null, binary, 0, false));
         if (out.problem != null) {
             return label + ": out-of-place " + out.problem;
         }
@@ -184,7 +256,8 @@ public final class NcclTestsJson {
         if (ipNode == null || ipNode.isNull()) {
             in = Fact.absent("no in-place measurement");
         } else {
-            Measured p = placement(ipNode);
+            Measured p = placement(ipNode, r.get("in_place_per_iter"),
+                    NcclTestsReader.notChecked(validation, null, binary, 1, out.value.wrong().isValue()));
             in = p.problem == null ? Fact.of(p.value) : Fact.error("in-place " + p.problem);
         }
         String redop = r.path("redop").asText("");
@@ -211,7 +284,7 @@ public final class NcclTestsJson {
     private record Measured(NcclTestsOutput.Placement value, String problem) {
     }
 
-    private static Measured placement(JsonNode p) {
+    private static Measured placement(JsonNode p, JsonNode perIter, String nullReason) {
         if (!p.isObject()) {
             return new Measured(null, "is not an object: " + p);
         }
@@ -227,14 +300,26 @@ public final class NcclTestsJson {
         if (nwrong == null) {
             wrong = Fact.absent("no 'nwrong'");
         } else if (nwrong.isNull()) {
-            wrong = Fact.absent("N/A: not validated (-c 0)");
+            wrong = Fact.absent(nullReason);
         } else if (nwrong.isNumber() && Double.isFinite(nwrong.asDouble()) && nwrong.asDouble() >= 0) {
             wrong = Fact.of(Math.round(nwrong.asDouble()));
         } else {
             wrong = Fact.error("unreadable nwrong " + nwrong);
         }
         Fact<Double> error = Fact.absent("the #wrong layout counts wrong elements instead");
-        return new Measured(new NcclTestsOutput.Placement(time.get(), alg.get(), bus.get(), wrong, error), null);
+        return new Measured(new NcclTestsOutput.Placement(time.get(), alg.get(), bus.get(), wrong, error, perIteration(perIter), false), null);
+    }
+
+    /** The *_per_iter object -I adds (file format 2+): min_us, max_us, p99_us, cv_pct among others. */
+    private static Fact<NcclTestsOutput.PerIteration> perIteration(JsonNode p) {
+        if (p == null || p.isNull()) {
+            return Fact.absent("no per-iteration object (-I 0)");
+        }
+        List<Fact<Double>> v = List.of(number(p.get("min_us")), number(p.get("max_us")), number(p.get("p99_us")), number(p.get("cv_pct")));
+        if (v.stream().anyMatch(f -> !f.isValue())) {
+            return Fact.error("unreadable per-iteration object " + p);
+        }
+        return Fact.of(new NcclTestsOutput.PerIteration(v.get(0).get(), v.get(1).get(), v.get(2).get(), v.get(3).get()));
     }
 
     /** A finite number; the writer's "nan" and bare "inf" are unreadable, as in the text parser. */

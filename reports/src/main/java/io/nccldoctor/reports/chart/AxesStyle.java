@@ -7,6 +7,7 @@ import java.awt.font.FontRenderContext;
 import java.awt.font.TextLayout;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.knowm.xchart.style.AxesChartStyler;
 import org.knowm.xchart.style.Styler;
 
@@ -89,9 +90,8 @@ final class AxesStyle {
      *
      * @param legendWidth what {@link #placeLegend} returned
      */
-    static void title(org.knowm.xchart.internal.chartpart.Chart<?, ?> chart, String title, int width, double legendWidth) {
-        Styler s = chart.getStyler();
-        chart.setTitle(Measure.fit(title, s.getChartTitleFont(), width - legendWidth - 2.0 * s.getChartPadding()));
+    static void title(Styler s, Consumer<String> setTitle, String title, int width, double legendWidth) {
+        setTitle.accept(Measure.fit(title, s.getChartTitleFont(), width - legendWidth - 2.0 * s.getChartPadding()));
     }
 
     /** Width of data lines: 2 px at the default size, thicker as the image grows. */

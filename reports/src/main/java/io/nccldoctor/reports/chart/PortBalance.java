@@ -1,5 +1,6 @@
 package io.nccldoctor.reports.chart;
 
+import io.nccldoctor.core.Stats;
 import java.awt.BasicStroke;
 import java.awt.Font;
 import java.util.ArrayList;
@@ -40,7 +41,7 @@ public record PortBalance(String title, List<Port> ports) implements Chart {
      * whole population, not a sample). NaN for no values or a zero mean, where it has no meaning.
      */
     public static double cv(double[] values) {
-        return io.nccldoctor.core.Stats.cv(values);
+        return Stats.cv(values);
     }
 
     /** The CV of these ports' byte counts. */
@@ -88,7 +89,7 @@ public record PortBalance(String title, List<Port> ports) implements Chart {
         Map<String, Boolean> legend = new LinkedHashMap<>();
         legend.put("bytes per port", true);
         legend.put(meanLabel, false);
-        AxesStyle.title(c, fullTitle(), width, AxesStyle.placeLegend(c.getStyler(), legend, width));
+        AxesStyle.title(c.getStyler(), c::setTitle, fullTitle(), width, AxesStyle.placeLegend(c.getStyler(), legend, width));
         rotateIfCrowded(c, names, width);
         if (ports.isEmpty()) {
             return c;

@@ -15,7 +15,6 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYSeries;
-import org.knowm.xchart.internal.chartpart.Annotation;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
@@ -87,7 +86,11 @@ public record SizeSweep(String title, String yAxisLabel, List<Series> series, Li
 
     @Override
     public byte[] render(Format format, int width, int height) {
-        return Canvas.render(format, width, height, caption(), (g, w, h) -> chart(w, h).paint(g, w, h));
+        return Canvas.render(format, width, height, caption(), (g, w, h) -> {
+            XYChart c = chart(w, h);
+            c.paint(g, w, h);
+            shade(c, g);
+        });
     }
 
     Canvas.Caption caption() {
@@ -113,7 +116,7 @@ public record SizeSweep(String title, String yAxisLabel, List<Series> series, Li
         c.getStyler().setXAxisTickLabelsFormattingFunction(SizeSweep::axisLabel);
         c.getStyler().setMarkerSize(Math.round(AxesStyle.fontSize(width, height) * 0.45f));
         double legendWidth = AxesStyle.placeLegend(c.getStyler(), legend(), width);
-        AxesStyle.title(c, Text.line(title, "size sweep"), width, legendWidth);
+        AxesStyle.title(c.getStyler(), c::setTitle, Text.line(title, "size sweep"), width, legendWidth);
         ticks(c, x, width - legendWidth);
         for (int i = 0; i < series.size(); i++) {
             line(c, i, AxesStyle.lineWidth(width, height), x);
@@ -227,11 +230,27 @@ public record SizeSweep(String title, String yAxisLabel, List<Series> series, Li
         key.setMarker(SeriesMarkers.NONE);
         key.setFillColor(fill);
         key.setLineColor(fill);
-        // A quarter step either side: a single size gets a visible band and the end points sit inside it. As an
-        // annotation, not a series, so its fractional x values don't disturb the power-of-two ticks.
-        double from = Math.max(x[0], log2(r.fromBytes()) - 0.25);
-        double to = Math.min(x[1], log2(r.toBytes()) + 0.25);
-        c.addAnnotation(new Band(from, to, fill));
+    }
+
+    /**
+     * The flagged ranges as translucent bands over the laid-out chart, so the lines show through them. Painted after
+     * the chart, through XChart's public mapping from values to pixels, not as a series, so that their fractional x
+     * values don't disturb the power-of-two ticks. A quarter step either side: a single size gets a visible band and
+     * the end points sit inside it.
+     */
+    private void shade(XYChart c, Graphics2D g) {
+        int[] x = xRange();
+        int top = (int) Math.round(c.getScreenYFromChart(yMax()));
+        int bottom = (int) Math.round(c.getScreenYFromChart(yMin()));
+        Color before = g.getColor();
+        for (int i = 0; i < regions.size(); i++) {
+            Region r = regions.get(i);
+            int x0 = (int) Math.round(c.getScreenXFromChart(Math.max(x[0], log2(r.fromBytes()) - 0.25)));
+            int x1 = (int) Math.round(c.getScreenXFromChart(Math.min(x[1], log2(r.toBytes()) + 0.25)));
+            g.setColor(regionColor(i));
+            g.fillRect(Math.min(x0, x1), Math.min(top, bottom), Math.max(1, Math.abs(x1 - x0)), Math.abs(bottom - top));
+        }
+        g.setColor(before);
     }
 
     static Color ceilingColor(int i) {
@@ -315,32 +334,5 @@ public record SizeSweep(String title, String yAxisLabel, List<Series> series, Li
             return String.format(Locale.ROOT, "%.0f", v);
         }
         return new BigDecimal(v).round(new MathContext(3)).stripTrailingZeros().toPlainString();
-    }
-
-    /** A translucent band over a size range, drawn over the data so the lines show through it. */
-    static final class Band extends Annotation {
-
-        private final double from;
-        private final double to;
-        private final Color fill;
-
-        Band(double from, double to, Color fill) {
-            super(false);
-            this.from = from;
-            this.to = to;
-            this.fill = fill;
-        }
-
-        @Override
-        public void paint(Graphics2D g) {
-            int x0 = getXAxisScreenValue(from);
-            int x1 = getXAxisScreenValue(to);
-            int top = getYAxisScreenValueForMin();
-            int bottom = getYAxisScreenValueForMax();
-            Color before = g.getColor();
-            g.setColor(fill);
-            g.fillRect(Math.min(x0, x1), top, Math.max(1, Math.abs(x1 - x0)), bottom - top);
-            g.setColor(before);
-        }
     }
 }

@@ -1,14 +1,15 @@
 package io.nccldoctor.reports.cluster;
 
 import io.nccldoctor.core.InputException;
+import io.nccldoctor.reports.csv.CsvReader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * The bandwidth input: CSV with the header {@code host,label,busbw_gbps}, one measurement per line, busbw in GB/s as
- * nccl-tests prints it. Blank lines and lines starting with # are skipped; fields are not quoted, so neither a host nor
- * a label may hold a comma (docs/cluster.md).
+ * The bandwidth input: CSV (RFC 4180, {@link CsvReader}) with the header {@code host,label,busbw_gbps}, one measurement
+ * per record, busbw in GB/s as nccl-tests prints it. Blank lines and lines starting with # are skipped; a label that
+ * holds a comma is quoted ({@code "allreduce 1 GiB, 2 nodes"}), as any spreadsheet writes it (docs/cluster.md).
  */
 final class BandwidthFile {
 
@@ -17,38 +18,45 @@ final class BandwidthFile {
     private BandwidthFile() {
     }
 
-    /** Whether the first line that is neither blank nor a comment is the header. */
+    /** Whether the first record is the header; false for anything that is not CSV at all (a JSON file, say). */
     static boolean looksLike(List<String> lines) {
-        return lines.stream().map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#")).findFirst()
-                .map(BandwidthFile::isHeader).orElse(false);
+        int first = 0;
+        while (first < lines.size() && (lines.get(first).isBlank() || lines.get(first).strip().startsWith("#"))) {
+            first++;
+        }
+        if (first == lines.size()) {
+            return false;
+        }
+        try {
+            return CsvReader.read(List.of(lines.get(first)), "", false).stream().findFirst().map(BandwidthFile::isHeader).orElse(false);
+        } catch (InputException e) {
+            return false;
+        }
     }
 
     static List<Sample> parse(List<String> lines, String file) {
         List<Sample> out = new ArrayList<>();
         boolean header = false;
-        for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i).strip();
-            String at = file + ":" + (i + 1);
-            if (line.isEmpty() || line.startsWith("#")) {
-                continue;
-            }
+        for (CsvReader.Record r : CsvReader.read(lines, file, false)) {
+            String at = file + ":" + r.line();
+            List<String> f = r.fields();
             if (!header) {
-                if (!isHeader(line)) {
-                    throw new InputException(at + ": expected the header '" + HEADER + "' (docs/cluster.md), got '" + line + "'");
+                if (!isHeader(r)) {
+                    throw new InputException(at + ": expected the header '" + HEADER + "' (docs/cluster.md), got '"
+                            + String.join(",", f) + "'");
                 }
                 header = true;
                 continue;
             }
-            String[] f = line.split(",", -1);
-            if (f.length != 3) {
-                throw new InputException(at + ": " + f.length + " fields, expected 3 (" + HEADER + "; no commas inside a field)");
+            if (f.size() != 3) {
+                throw new InputException(at + ": " + f.size() + " fields, expected 3 (" + HEADER + "; quote a field that holds a comma)");
             }
-            String host = f[0].strip();
-            String label = f[1].strip();
+            String host = f.get(0);
+            String label = f.get(1);
             if (host.isEmpty() || label.isEmpty()) {
                 throw new InputException(at + ": empty " + (host.isEmpty() ? "host" : "label"));
             }
-            out.add(new Sample(host, label, number(f[2].strip(), at), at));
+            out.add(new Sample(host, label, number(f.get(2).strip(), at), at));
         }
         if (!header) {
             throw new InputException(file + ": empty; a bandwidth file starts with the header '" + HEADER + "'");
@@ -56,8 +64,8 @@ final class BandwidthFile {
         return out;
     }
 
-    private static boolean isHeader(String line) {
-        return line.replace(" ", "").toLowerCase(Locale.ROOT).equals(HEADER);
+    private static boolean isHeader(CsvReader.Record r) {
+        return String.join(",", r.fields()).replace(" ", "").toLowerCase(Locale.ROOT).equals(HEADER);
     }
 
     private static double number(String s, String at) {

@@ -2,7 +2,15 @@ package io.nccldoctor.reports.cluster;
 
 import io.nccldoctor.core.InputException;
 import io.nccldoctor.core.Json;
+import io.nccldoctor.reports.RuleInfo;
+import io.nccldoctor.reports.render.JUnitReport;
+import io.nccldoctor.reports.render.PrometheusReport;
+import io.nccldoctor.reports.results.Check;
+import io.nccldoctor.reports.results.Report;
+import io.nccldoctor.reports.results.ResultSet;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
 
@@ -12,8 +20,8 @@ public enum ClusterFormat {
     MARKDOWN(ClusterMarkdown::render),
     JSON(Json::write),
     HTML(ClusterHtml::render),
-    JUNIT(r -> io.nccldoctor.reports.render.JUnitReport.render(asReport(r))),
-    PROMETHEUS(r -> io.nccldoctor.reports.render.PrometheusReport.render(asReport(r)));
+    JUNIT(r -> JUnitReport.render(asReport(r), r.verdictLine())),
+    PROMETHEUS(r -> PrometheusReport.render(asReport(r)));
 
     private final Function<ClusterReport, String> renderer;
 
@@ -29,15 +37,15 @@ public enum ClusterFormat {
      * The cluster's judgement in the results model that the JUnit and Prometheus writers read: one check per cluster
      * code, holding its findings (a test case per code in JUnit; nccl_doctor_finding and _check_passed series).
      */
-    static io.nccldoctor.reports.results.Report asReport(ClusterReport r) {
-        java.util.List<io.nccldoctor.reports.results.Check> checks = new java.util.ArrayList<>();
-        for (io.nccldoctor.reports.RuleInfo i : Cluster.checks()) {
-            checks.add(new io.nccldoctor.reports.results.Check(i.code(), i.title(), "cluster", null,
+    static Report asReport(ClusterReport r) {
+        List<Check> checks = new ArrayList<>();
+        for (RuleInfo i : Cluster.checks()) {
+            checks.add(new Check(i.code(), i.title(), "cluster", null,
                     r.findings().stream().filter(f -> f.code().equals(i.code())).toList()));
         }
-        var data = new io.nccldoctor.reports.results.ResultSet("nccl-doctor cluster: " + r.nodes().size() + " nodes", false, r.createdAt(),
-                r.inputs(), java.util.List.of(), java.util.List.of(), java.util.List.of(), java.util.List.of());
-        return new io.nccldoctor.reports.results.Report(data, checks, r.findings());
+        ResultSet data = new ResultSet("nccl-doctor cluster: " + r.nodes().size() + " nodes", false, r.createdAt(), r.inputs(),
+                List.of(), List.of(), List.of(), List.of());
+        return new Report(data, checks, r.findings());
     }
 
     /** .txt, .md, .json, .html (also .htm, .markdown), .xml (JUnit) or .prom; anything else is an input error naming the file. */

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
@@ -110,7 +111,7 @@ public final class ClusterInputs {
         }
         if (!other.isEmpty()) {
             found.notes.add(dir + ": left out " + other.size() + (other.size() == 1 ? " entry" : " entries") + " that are not .json, .csv or "
-                    + "capture folders: " + ClusterChecks.names(new java.util.LinkedHashSet<>(other), ClusterChecks.NAMED));
+                    + "capture folders: " + ClusterChecks.names(new LinkedHashSet<>(other), ClusterChecks.NAMED));
         }
     }
 

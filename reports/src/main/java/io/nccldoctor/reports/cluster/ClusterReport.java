@@ -6,8 +6,11 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.nccldoctor.reports.ExitCodes;
 import io.nccldoctor.reports.Finding;
 import io.nccldoctor.reports.Severity;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The judged cluster: every node, the drift table (a row per attribute and subject, every node's value), the
@@ -88,10 +91,10 @@ public record ClusterReport(String createdAt, List<String> inputs, double outlie
 
     /** Per host, the rows where it is off the majority (or in a split without one), in table order. */
     @JsonIgnore
-    public java.util.Map<String, List<Row>> oddIn() {
-        java.util.Map<String, List<Row>> out = new java.util.HashMap<>();
+    public Map<String, List<Row>> oddIn() {
+        Map<String, List<Row>> out = new HashMap<>();
         for (Row r : drifting()) {
-            r.oddNodes().forEach(h -> out.computeIfAbsent(h, k -> new java.util.ArrayList<>()).add(r));
+            r.oddNodes().forEach(h -> out.computeIfAbsent(h, k -> new ArrayList<>()).add(r));
         }
         return out;
     }

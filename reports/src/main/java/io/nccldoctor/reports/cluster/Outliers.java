@@ -1,6 +1,7 @@
 package io.nccldoctor.reports.cluster;
 
 import io.nccldoctor.core.Fact;
+import io.nccldoctor.core.Stats;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -45,9 +46,6 @@ final class Outliers {
 
     /** The middle value, or the mean of the two middle values. */
     static double median(double[] values) {
-        double[] s = values.clone();
-        Arrays.sort(s);
-        int n = s.length;
-        return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+        return Stats.median(values);
     }
 }

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /** The hardware facts of the drift table from the PCI inventory: GPUs, and the PCIe links of GPUs and RDMA NICs. */
@@ -86,7 +87,7 @@ final class PcieFacts {
     }
 
     /** "7 × Gen5 x16, 1 × Gen4 x16 (0000:9a:00.0)": the most common link first, the addresses of the others. */
-    private static Cell links(List<PciDevice> devices, java.util.function.Function<PciDevice, Fact<Double>> speed) {
+    private static Cell links(List<PciDevice> devices, Function<PciDevice, Fact<Double>> speed) {
         if (devices.isEmpty()) {
             return Cell.of("none");
         }

@@ -6,6 +6,7 @@ import io.nccldoctor.gdr.RdmaDevices.RdmaDevice;
 import io.nccldoctor.gdr.RdmaDevices.RdmaPort;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
@@ -41,7 +42,7 @@ final class RdmaFacts {
     /** The rate as the kernel prints it ("400 Gb/sec (4X NDR)"): lanes and generation as well as the speed. */
     static Fact<Map<String, Cell>> rate(NodeView n) {
         return ports(n, (d, p) -> Optional.of(p.rate().isValue() ? Cell.of(p.rate().get())
-                : Cell.known(p.rateGbps(), g -> String.format(java.util.Locale.ROOT, "%.0f Gb/s", g))));
+                : Cell.known(p.rateGbps(), g -> String.format(Locale.ROOT, "%.0f Gb/s", g))));
     }
 
     /** The MTUs of the port's net devices (RoCE); InfiniBand ports have none and get no row. */

@@ -3,6 +3,9 @@ package io.nccldoctor.reports.compare;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.apache.commons.math3.special.Erf;
+import org.apache.commons.math3.stat.descriptive.rank.Median;
+import org.apache.commons.math3.stat.descriptive.rank.Percentile;
+import org.apache.commons.math3.stat.descriptive.rank.Percentile.EstimationType;
 
 /**
  * The statistics of an A/B comparison, as pure functions of the samples (busbw of repeated runs, GB/s).
@@ -49,21 +52,17 @@ public final class Stats {
         }
     }
 
-    /** The middle value, or the mean of the two middle values. */
+    /** The middle value, or the mean of the two middle values (Commons Math's Median); the samples are busbw, never NaN. */
     public static double median(double[] v) {
         if (v.length == 0) {
             throw new IllegalArgumentException("the median of no values");
         }
-        double[] s = v.clone();
-        Arrays.sort(s);
-        int n = s.length;
-        return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+        return new Median().evaluate(v);
     }
 
-    /** The nearest-rank percentile of sorted values: the value at rank ceil(q × n), 1-based. */
-    public static double percentile(double[] sorted, double q) {
-        int rank = (int) Math.ceil(q * sorted.length - 1e-9);
-        return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
+    /** The nearest-rank percentile: the value at rank ceil(percent / 100 × n), 1-based (Commons Math's estimation R-1). */
+    public static double percentile(double[] values, double percent) {
+        return new Percentile(percent).withEstimationType(EstimationType.R_1).evaluate(values);
     }
 
     /**
@@ -91,8 +90,7 @@ public final class Stats {
             }
             ratios[i] = median(rb) / median(ra);
         }
-        Arrays.sort(ratios);
-        return new Interval(percentile(ratios, 0.025), percentile(ratios, 0.975));
+        return new Interval(percentile(ratios, 2.5), percentile(ratios, 97.5));
     }
 
     private static void requirePositive(double[] v, String arm) {

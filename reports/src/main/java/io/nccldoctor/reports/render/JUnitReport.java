@@ -13,7 +13,9 @@ import java.util.List;
 /**
  * A report as JUnit XML, the format Jenkins and GitLab read: one test case per check, classname
  * "nccl-doctor." + scope. A check with an error finding fails, a waived one is skipped, warnings and info go to the
- * passing case's system-out. Written by hand, in the checks' order, so the same report gives the same bytes.
+ * passing case's system-out. Written by hand, in the checks' order, so the same report gives the same bytes. Valid
+ * against the Jenkins xunit plugin's junit-10.xsd (tested with it): `skipped` is an attribute of the testsuite only,
+ * the schema gives `testsuites` no such attribute.
  */
 public final class JUnitReport {
 
@@ -26,17 +28,21 @@ public final class JUnitReport {
     }
 
     public static String render(Report r) {
+        return render(r, r.verdictLine());
+    }
+
+    /** With the verdict line of the view the report stands for (the cluster's counts nodes, not sweeps). */
+    public static String render(Report r, String verdictLine) {
         JUnitReport j = new JUnitReport();
         List<Check> checks = r.checks();
         long failures = checks.stream().filter(JUnitReport::failed).count();
         long skipped = checks.stream().filter(Check::waived).count();
-        String counts = " tests=\"" + checks.size() + "\" failures=\"" + failures + "\" errors=\"0\" skipped=\"" + skipped
-                + "\" time=\"0\"";
+        String counts = " tests=\"" + checks.size() + "\" failures=\"" + failures + "\" errors=\"0\"";
         j.out.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-        j.out.append("<testsuites name=\"nccl-doctor\"").append(counts).append(">\n");
+        j.out.append("<testsuites name=\"nccl-doctor\"").append(counts).append(" time=\"0\">\n");
         j.out.append("  <testsuite name=\"").append(attr(r.data().title())).append('"').append(counts)
-                .append(timestamp(r.data())).append(">\n");
-        j.properties(r);
+                .append(" skipped=\"").append(skipped).append("\" time=\"0\"").append(timestamp(r.data())).append(">\n");
+        j.properties(r, verdictLine);
         checks.forEach(j::testCase);
         j.out.append("  </testsuite>\n");
         j.out.append("</testsuites>\n");
@@ -52,10 +58,10 @@ public final class JUnitReport {
                 .map(i -> " timestamp=\"" + TIMESTAMP.format(i.atOffset(ZoneOffset.UTC)) + "\"").orElse("");
     }
 
-    private void properties(Report r) {
+    private void properties(Report r, String verdictLine) {
         out.append("    <properties>\n");
         property("verdict", r.verdict());
-        property("verdict.line", r.verdictLine());
+        property("verdict.line", verdictLine);
         property("example", String.valueOf(r.data().example()));
         property("created", r.data().createdAt());
         r.data().inputs().forEach(i -> property("input", i));

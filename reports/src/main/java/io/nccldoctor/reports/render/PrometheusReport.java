@@ -88,16 +88,20 @@ public final class PrometheusReport {
         return List.of(passed, waived);
     }
 
+    /**
+     * A few series per sweep, not one per size: a node's textfile stays at a few dozen series, where one series per
+     * size and placement gave 940 samples for the example bundle (49 sizes). The size-resolved rows are in the JSON
+     * report (data.sweeps[].rows[]).
+     */
     private static List<Family> sweeps(List<Sweep> sweeps) {
         Family peak = new Family("nccl_doctor_busbw_peak_gbytes_per_second",
                 "Highest bus bandwidth of a sweep over its sizes and both placements, GB/s (1e9 bytes) as nccl-tests prints it.",
                 List.of("label", "collective", "repeat", "ranks"), Family.MAX);
-        List<String> perSize = new ArrayList<>(SWEEP);
-        perSize.addAll(List.of("size_bytes", "placement"));
-        Family bus = new Family("nccl_doctor_busbw_gbytes_per_second", "Bus bandwidth per size and placement, GB/s.", perSize,
-                Family.FIRST);
-        Family alg = new Family("nccl_doctor_algbw_gbytes_per_second", "Algorithm bandwidth (size / time) per size and placement, GB/s.",
-                perSize, Family.FIRST);
+        List<String> atSize = new ArrayList<>(SWEEP);
+        atSize.add("size_bytes");
+        Family largest = new Family("nccl_doctor_busbw_largest_size_gbytes_per_second",
+                "Out-of-place bus bandwidth at the largest size of a sweep (size_bytes), GB/s: the plateau a large message sees.",
+                atSize, Family.FIRST);
         Family wrong = new Family("nccl_doctor_wrong_elements",
                 "Wrong elements over all sizes and placements (#wrong); no sample when the run did not validate.", SWEEP, Family.SUM);
         for (Sweep s : sweeps) {
@@ -106,11 +110,7 @@ public final class PrometheusReport {
             String repeat = String.valueOf(s.repeat());
             String ranks = s.ranks().map(String::valueOf).orElse("");
             for (NcclTestsOutput.Row row : s.rows()) {
-                String size = String.valueOf(row.sizeBytes());
-                for (Placement p : placements(row)) {
-                    NcclTestsOutput.Placement m = p.measured();
-                    bus.add(m.busBwGBps(), label, collective, repeat, size, p.name());
-                    alg.add(m.algBwGBps(), label, collective, repeat, size, p.name());
+                for (NcclTestsOutput.Placement m : placements(row)) {
                     if (Double.isFinite(m.busBwGBps())) {
                         peak.add(m.busBwGBps(), label, collective, repeat, ranks);
                     }
@@ -119,17 +119,15 @@ public final class PrometheusReport {
                     }
                 }
             }
+            s.largest().ifPresent(r -> largest.add(r.outOfPlace().busBwGBps(), label, collective, repeat, String.valueOf(r.sizeBytes())));
         }
-        return List.of(peak, bus, alg, wrong);
+        return List.of(peak, largest, wrong);
     }
 
-    private record Placement(String name, NcclTestsOutput.Placement measured) {
-    }
-
-    private static List<Placement> placements(NcclTestsOutput.Row row) {
+    /** Out-of-place, and in-place where nccl-tests printed it (not N/A). */
+    private static List<NcclTestsOutput.Placement> placements(NcclTestsOutput.Row row) {
         Fact<NcclTestsOutput.Placement> in = row.inPlace();
-        return in.isValue() ? List.of(new Placement("out_of_place", row.outOfPlace()), new Placement("in_place", in.get()))
-                : List.of(new Placement("out_of_place", row.outOfPlace()));
+        return in.isValue() ? List.of(row.outOfPlace(), in.get()) : List.of(row.outOfPlace());
     }
 
     private static Family ceilings(List<Ceiling> ceilings) {

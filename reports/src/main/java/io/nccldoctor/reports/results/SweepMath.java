@@ -1,7 +1,8 @@
 package io.nccldoctor.reports.results;
 
 import io.nccldoctor.collectives.parse.NcclTestsOutput;
-import java.util.Arrays;
+import io.nccldoctor.core.Stats;
+import io.nccldoctor.reports.chart.SizeLabels;
 import java.util.List;
 import java.util.Locale;
 
@@ -14,11 +15,9 @@ final class SweepMath {
     /** busbw below this is nccl-tests' rounded zero (tiny sizes), not a measurement to compare. */
     static final double ZERO = 0.005;
 
+    /** The median; NaN for no values or a NaN among them. */
     static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        int n = s.length;
-        return n == 0 ? Double.NaN : n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+        return Stats.median(v);
     }
 
     static double busBw(NcclTestsOutput.Row r) {
@@ -75,7 +74,7 @@ final class SweepMath {
 
     /** "1 KiB", "178,956,968 B" style sizes for evidence lines. */
     static String size(long bytes) {
-        return io.nccldoctor.reports.chart.SizeLabels.format(bytes);
+        return SizeLabels.format(bytes);
     }
 
     static String gb(double v) {

@@ -1,5 +1,6 @@
 package io.nccldoctor.reports.results;
 
+import io.nccldoctor.core.Stats;
 import io.nccldoctor.reports.Finding;
 import io.nccldoctor.reports.Outcome;
 import io.nccldoctor.reports.ResultThresholds;
@@ -57,7 +58,7 @@ public final class UnstableResults implements ResultRule {
                 if (v.length < 2) {
                     continue;
                 }
-                double cv = PortTraffic.cv(v);
+                double cv = Stats.cv(v);
                 if (cv > t.stableCv()) {
                     worst = Math.max(worst, cv);
                     StringBuilder vals = new StringBuilder();

@@ -2,6 +2,7 @@ package io.nccldoctor.reports.rules;
 
 import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.gdr.RdmaDevices;
+import io.nccldoctor.reports.Finding;
 import io.nccldoctor.reports.Outcome;
 import io.nccldoctor.reports.Rule;
 import io.nccldoctor.reports.RuleContext;
@@ -37,6 +38,10 @@ public final class ArpFlux implements Rule {
         if (ports.isEmpty()) {
             return Outcome.waived(RdmaPorts.whyNone(s));
         }
+        if (ports.get().stream().flatMap(p -> p.port().netdevs().orElse(List.of()).stream()).noneMatch(n -> n.ipv4().isValue())) {
+            return Outcome.waived("no RDMA net device with an IPv4 address and prefix read (the live probe runs `ip -o -4 addr`; "
+                    + "RDMA tools' output has none)");
+        }
         Map<String, List<RdmaDevices.Netdev>> bySubnet = new LinkedHashMap<>();
         for (RdmaPorts.Port p : ports.get()) {
             for (RdmaDevices.Netdev n : p.port().netdevs().orElse(List.of())) {
@@ -48,7 +53,7 @@ public final class ArpFlux implements Rule {
                 }
             }
         }
-        List<io.nccldoctor.reports.Finding> findings = new ArrayList<>();
+        List<Finding> findings = new ArrayList<>();
         bySubnet.forEach((subnet, devs) -> {
             boolean unsafe = devs.stream().anyMatch(n -> n.arpIgnore().orElse(0) != 1 || n.arpAnnounce().orElse(0) != 2);
             if (devs.size() > 1 && unsafe) {

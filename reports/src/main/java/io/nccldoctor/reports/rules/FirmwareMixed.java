@@ -3,6 +3,7 @@ package io.nccldoctor.reports.rules;
 import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.gdr.RdmaDevices;
 import io.nccldoctor.pcie.PciDevice;
+import io.nccldoctor.reports.Finding;
 import io.nccldoctor.reports.Outcome;
 import io.nccldoctor.reports.Rule;
 import io.nccldoctor.reports.RuleContext;
@@ -13,6 +14,7 @@ import io.nccldoctor.reports.TopologyView;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -24,7 +26,8 @@ public final class FirmwareMixed implements Rule {
             "Adapters of one model on one node should run one firmware: releases change congestion control defaults, "
                     + "PCIe relaxed ordering, ATS and dmabuf behaviour. The field report found three firmware levels in "
                     + "one cluster after a partial upgrade; the slow rail was the one left behind.",
-            "fw_ver of every RDMA device, grouped by PCI vendor:device of its function",
+            "fw_ver of every RDMA device, grouped by PCI vendor:device of its function, or by the part id ibv_devinfo "
+                    + "(vendor_part_id) or ibstat (CA type MT<id>) print when no PCI device list is at hand",
             "Update all adapters of the model to one firmware (mlxfwmanager / mstflint), then reboot or reset the adapters.");
 
     @Override
@@ -44,11 +47,10 @@ public final class FirmwareMixed implements Rule {
             if (!d.fwVersion().isValue()) {
                 continue;
             }
-            String model = d.pciAddress().flatMap(a -> pci.stream().filter(p -> p.address().equals(a)).findFirst()
-                    .map(p -> io.nccldoctor.core.Fact.of(p.ids())).orElse(io.nccldoctor.core.Fact.absent("?"))).orElse("unknown model");
+            String model = model(d, pci);
             byModel.computeIfAbsent(model, k -> new TreeMap<>()).computeIfAbsent(d.fwVersion().get(), k -> new ArrayList<>()).add(d.name());
         }
-        List<io.nccldoctor.reports.Finding> findings = new ArrayList<>();
+        List<Finding> findings = new ArrayList<>();
         byModel.forEach((model, versions) -> {
             if (versions.size() > 1) {
                 List<String> evidence = new ArrayList<>();
@@ -58,5 +60,12 @@ public final class FirmwareMixed implements Rule {
             }
         });
         return findings.isEmpty() ? Outcome.pass() : Outcome.flag(findings);
+    }
+
+    /** "15b3:1021" from the PCI device list; else "part 4129" (the same number in decimal); else "unknown model". */
+    private static String model(RdmaDevices.RdmaDevice d, List<PciDevice> pci) {
+        Optional<String> ids = d.pciAddress().fold(a -> pci.stream().filter(p -> p.address().equals(a)).findFirst().map(PciDevice::ids),
+                why -> Optional.empty());
+        return ids.orElseGet(() -> d.partId().fold(id -> "part " + id, why -> "unknown model"));
     }
 }

@@ -1,6 +1,7 @@
 package io.nccldoctor.reports.rules;
 
 import io.nccldoctor.core.Snapshot;
+import io.nccldoctor.gdr.RdmaDevices;
 import io.nccldoctor.reports.Finding;
 import io.nccldoctor.reports.Outcome;
 import io.nccldoctor.reports.Rule;
@@ -17,10 +18,18 @@ public final class RdmaPortNotActive implements Rule {
             "an RDMA port is not ACTIVE",
             "NCCL uses only ports in state ACTIVE. A port that is DOWN (no cable, no link partner), INIT or ARMED (an "
                     + "InfiniBand port waiting for the subnet manager) or in Polling leaves the job with fewer rails than "
-                    + "the node has, or with none, and then NCCL falls back to TCP sockets without an error.",
-            "state and phys_state of every port in /sys/class/infiniband",
+                    + "the node has, or with none, and then NCCL falls back to TCP sockets without an error. An InfiniBand "
+                    + "port in INIT with LID 65535 (none assigned) and SM LID 0 has never been configured by a subnet "
+                    + "manager: none runs on the fabric, or it cannot reach this port; an SR-IOV virtual function also "
+                    + "needs a GUID and a subnet manager that supports virtualization.",
+            "state and phys_state of every port in /sys/class/infiniband (or the state ibv_devinfo, ibstat, ibstatus or "
+                    + "rdma link print), with the port's LID and SM LID",
             "Check the cable and the switch port (`ibstat`, `rdma link`); for InfiniBand, that a subnet manager runs "
-                    + "(INIT/ARMED); exclude the port with NCCL_IB_HCA until it is fixed, or drain the node.");
+                    + "(`sminfo`; opensm or the switch's SM) and reaches the port (INIT/ARMED); exclude the port with "
+                    + "NCCL_IB_HCA until it is fixed, or drain the node.");
+
+    /** The LID a port has before a subnet manager assigns one (IBA: 0xFFFF is the permissive LID). */
+    static final int NO_LID = 0xFFFF;
 
     @Override
     public RuleInfo info() {
@@ -33,14 +42,40 @@ public final class RdmaPortNotActive implements Rule {
         if (ports.isEmpty()) {
             return Outcome.waived(RdmaPorts.whyNone(s));
         }
+        if (ports.get().stream().noneMatch(p -> p.port().state().isValue())) {
+            return Outcome.waived("no port state read (ibv_devinfo, ibstat, ibstatus or rdma link print it)");
+        }
         List<Finding> findings = new ArrayList<>();
         for (RdmaPorts.Port p : ports.get()) {
-            if (p.port().state().isValue() && !p.port().state().get().equals("ACTIVE")) {
-                findings.add(finding(p.label(), p.label() + " is " + p.port().state().get() + " (" + p.port().physState().orElse("?") + ")",
-                        List.of("state " + p.port().state().get(), "phys_state " + p.port().physState().describe(),
-                                "link layer " + p.port().linkLayer().describe())));
+            RdmaDevices.RdmaPort port = p.port();
+            if (port.state().isValue() && !port.state().get().equals("ACTIVE")) {
+                List<String> evidence = new ArrayList<>(List.of("state " + port.state().get(), "phys_state " + port.physState().describe(),
+                        "link layer " + port.linkLayer().describe()));
+                if (port.linkLayer().orElse("").equals("InfiniBand") && port.lid().isValue()) {
+                    // LIDs are InfiniBand's: a RoCE port reports 0 for both
+                    evidence.add("LID " + port.lid().get() + (port.lid().get() == NO_LID ? " (none assigned)" : ""));
+                }
+                if (port.linkLayer().orElse("").equals("InfiniBand") && port.smLid().isValue()) {
+                    evidence.add("SM LID " + port.smLid().get() + (port.smLid().get() == 0 ? " (no subnet manager has configured the port)" : ""));
+                }
+                findings.add(finding(p.label(), p.label() + " is " + port.state().get() + " (" + port.physState().orElse("?") + ")"
+                        + why(port), evidence));
             }
         }
         return findings.isEmpty() ? Outcome.pass() : Outcome.flag(findings);
+    }
+
+    /** What LID and SM LID say about an InfiniBand port that has link but is not ACTIVE. */
+    private static String why(RdmaDevices.RdmaPort port) {
+        boolean link = port.physState().orElse("").equals("LinkUp");
+        boolean ib = port.linkLayer().orElse("").equals("InfiniBand");
+        if (!link || !ib || !port.lid().isValue() || port.lid().get() != NO_LID) {
+            return "";
+        }
+        if (port.smLid().isValue() && port.smLid().get() == 0) {
+            return ": link up, LID " + NO_LID + " and SM LID 0, no subnet manager has configured it";
+        }
+        return ": link up but LID " + NO_LID + " (none assigned)" + port.smLid().map(l -> " while the subnet manager at LID " + l
+                + " is known").orElse("");
     }
 }

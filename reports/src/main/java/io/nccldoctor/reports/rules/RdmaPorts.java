@@ -1,11 +1,14 @@
 package io.nccldoctor.reports.rules;
 
+import io.nccldoctor.core.Fact;
 import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.gdr.RdmaDevices;
 import io.nccldoctor.reports.Sections;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /** Every RDMA port with its device, for the port rules; empty when there is no RDMA device to judge. */
 final class RdmaPorts {
@@ -23,6 +26,22 @@ final class RdmaPorts {
         }
     }
 
+    /**
+     * A net device with the port it belongs to, when the input ties it to one.
+     *
+     * @param port empty for a net device the input names without a port (an `mlnx_qos -i eth4` alone)
+     */
+    record Nic(RdmaDevices.Netdev netdev, Optional<Port> port) {
+        String label() {
+            return port.map(p -> p.label() + " (" + netdev.name() + ")").orElse(netdev.name());
+        }
+
+        /** The driver's per-port traffic class, which MLNX_OFED applies to every QP of the port. */
+        Fact<Integer> trafficClass() {
+            return port.map(p -> p.port().trafficClass()).orElse(Fact.absent("the input ties " + netdev.name() + " to no RDMA port"));
+        }
+    }
+
     static Optional<List<Port>> of(Snapshot s) {
         var rdma = Sections.rdma(s).map(RdmaDevices::devices);
         if (rdma.isEmpty() || !rdma.get().isValue() || rdma.get().get().isEmpty()) {
@@ -33,6 +52,20 @@ final class RdmaPorts {
             d.ports().orElse(List.of()).forEach(p -> out.add(new Port(d, p)));
         }
         return Optional.of(out);
+    }
+
+    /** The net devices of Ethernet (or unknown link layer) ports, then those tied to no port; each once. */
+    static List<Nic> nics(Snapshot s) {
+        List<Nic> out = new ArrayList<>();
+        Set<String> seen = new LinkedHashSet<>();
+        for (Port p : of(s).orElse(List.of())) {
+            if (p.port().linkLayer().orElse("Ethernet").equals("Ethernet")) {
+                p.port().netdevs().orElse(List.of()).stream().filter(n -> seen.add(n.name())).forEach(n -> out.add(new Nic(n, Optional.of(p))));
+            }
+        }
+        Sections.rdma(s).ifPresent(r -> r.otherNetdevs().stream().filter(n -> seen.add(n.name()))
+                .forEach(n -> out.add(new Nic(n, Optional.empty()))));
+        return out;
     }
 
     static String whyNone(Snapshot s) {

@@ -27,10 +27,18 @@ public final class Registry {
                 new RdmaPortNotActive(),
                 RoceConfig.v2Gid(),
                 RoceConfig.mtu(),
+                RoceQos.pfc(),
+                RoceQos.trust(),
                 new ArpFlux(),
                 new FirmwareMixed(),
                 new RegistrationFailed(),
                 new GdrReadAsymmetry());
+    }
+
+    /** The rules that judge RDMA ports and RoCE settings alone, which `parse rdma` applies to pasted state text. */
+    public static List<Rule> rdmaRules() {
+        return List.of(new RdmaPortNotActive(), RoceConfig.v2Gid(), RoceConfig.mtu(), RoceQos.pfc(), RoceQos.trust(),
+                new ArpFlux(), new FirmwareMixed());
     }
 
     /** The topology rules that bear on GPUDirect RDMA, which `gdr` shows with its own. */

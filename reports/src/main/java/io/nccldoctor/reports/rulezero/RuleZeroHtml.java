@@ -6,6 +6,7 @@ import io.nccldoctor.reports.chart.Charts;
 import io.nccldoctor.reports.chart.Format;
 import io.nccldoctor.reports.chart.SizeLabels;
 import io.nccldoctor.reports.chart.SizeSweep;
+import io.nccldoctor.reports.html.Html;
 import io.nccldoctor.reports.results.Ceiling;
 import java.util.Locale;
 
@@ -28,7 +29,7 @@ public final class RuleZeroHtml {
 
     public static String render(RuleZero z) {
         StringBuilder h = new StringBuilder(1 << 16);
-        io.nccldoctor.reports.html.Html.open(h, "Rule zero: the harness against nccl-tests", CSS)
+        Html.open(h, "Rule zero: the harness against nccl-tests", CSS)
                 .append("<h1>Rule zero: the harness against nccl-tests</h1>\n")
                 .append("<p class=\"muted\">Before blaming the hardware, run the reference tool (nccl-tests) on the same sizes and read how it ")
                 .append("conditions its inputs.</p>\n");

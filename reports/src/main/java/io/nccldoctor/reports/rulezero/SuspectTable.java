@@ -13,6 +13,7 @@ import io.nccldoctor.collectives.coll.Sizing;
 import io.nccldoctor.core.Fact;
 import io.nccldoctor.core.InputException;
 import io.nccldoctor.core.Json;
+import io.nccldoctor.reports.csv.CsvReader;
 import io.nccldoctor.reports.results.ResultInputs;
 import io.nccldoctor.reports.results.Sweep;
 import java.io.IOException;
@@ -32,8 +33,8 @@ import java.util.regex.Pattern;
  * A table of suspect measurements, one row per measurement, as CSV or JSON (docs/rulezero.md). Columns, in any order and
  * any case: collective, dtype, ranks, count (elements in the whole buffer) or bytes or both, and busbw (GB/s) or
  * time_us or algbw (GB/s). Where busbw is missing it is computed from time_us, else from algbw, with the collective's
- * bus bandwidth factor. '#' starts a comment in either form. CSV: the first line that is not blank or a comment is the
- * header, an empty cell is a value not given. JSON: an array of objects, or an object whose "rows" is one. A bad row is
+ * bus bandwidth factor. '#' starts a comment in either form. CSV (RFC 4180, {@link CsvReader}: a field in double quotes may
+ * hold commas and '#'): the first record is the header, an empty cell is a value not given. JSON: an array of objects, or an object whose "rows" is one. A bad row is
  * an {@link InputException} naming FILE:LINE. A `nccl-doctor run --json` file is read as a run ({@link SuspectRow#of}).
  */
 public final class SuspectTable {
@@ -91,15 +92,9 @@ public final class SuspectTable {
     static List<SuspectRow> parseCsv(List<String> lines, String source) {
         List<String> header = null;
         List<SuspectRow> rows = new ArrayList<>();
-        for (int n = 0; n < lines.size(); n++) {
-            String where = source + ":" + (n + 1);
-            String line = lines.get(n).replace("\uFEFF", "");
-            int hash = line.indexOf('#');
-            String t = (hash >= 0 ? line.substring(0, hash) : line).strip();
-            if (t.isEmpty()) {
-                continue;
-            }
-            List<String> cells = cells(t);
+        for (CsvReader.Record r : CsvReader.read(lines, source, true)) {
+            String where = source + ":" + r.line();
+            List<String> cells = r.fields();
             if (header == null) {
                 header = header(cells, where);
                 continue;
@@ -118,15 +113,6 @@ public final class SuspectTable {
             throw new InputException(source + ": no rows (a header line " + KNOWN + ", then one line per measurement)");
         }
         return rows;
-    }
-
-    private static List<String> cells(String line) {
-        List<String> out = new ArrayList<>();
-        for (String c : line.split(",", -1)) {
-            String s = c.strip();
-            out.add(s.length() >= 2 && s.startsWith("\"") && s.endsWith("\"") ? s.substring(1, s.length() - 1).strip() : s);
-        }
-        return out;
     }
 
     private static List<String> header(List<String> cells, String where) {

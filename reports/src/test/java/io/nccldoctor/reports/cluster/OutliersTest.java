@@ -88,7 +88,7 @@ class OutliersTest {
         assertThatThrownBy(() -> BandwidthFile.parse(List.of("host,busbw"), "bw.csv")).hasMessage(
                 "bw.csv:1: expected the header 'host,label,busbw_gbps' (docs/cluster.md), got 'host,busbw'");
         assertThatThrownBy(() -> BandwidthFile.parse(List.of("host,label,busbw_gbps", "n1,a,b,1"), "bw.csv"))
-                .hasMessage("bw.csv:2: 4 fields, expected 3 (host,label,busbw_gbps; no commas inside a field)");
+                .hasMessage("bw.csv:2: 4 fields, expected 3 (host,label,busbw_gbps; quote a field that holds a comma)");
         assertThatThrownBy(() -> BandwidthFile.parse(List.of("host,label,busbw_gbps", "n1,a,190,5"), "bw.csv"))
                 .isInstanceOf(InputException.class);
         assertThatThrownBy(() -> BandwidthFile.parse(List.of("host,label,busbw_gbps", "n1,a,190 GB/s"), "bw.csv"))

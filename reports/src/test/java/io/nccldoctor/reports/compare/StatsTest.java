@@ -21,13 +21,14 @@ class StatsTest {
 
     @Test
     void nearestRankPercentile() {
-        double[] sorted = new double[2000];
-        for (int i = 0; i < sorted.length; i++) {
-            sorted[i] = i + 1;
+        double[] values = new double[2000];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = values.length - i; // descending: the order given does not matter
         }
-        assertThat(Stats.percentile(sorted, 0.025)).as("rank ceil(0.025 * 2000) = 50").isEqualTo(50);
-        assertThat(Stats.percentile(sorted, 0.975)).as("rank 1950").isEqualTo(1950);
-        assertThat(Stats.percentile(new double[] {1, 2, 3, 4}, 0.5)).isEqualTo(2);
+        assertThat(Stats.percentile(values, 2.5)).as("rank ceil(0.025 * 2000) = 50").isEqualTo(50);
+        assertThat(Stats.percentile(values, 97.5)).as("rank 1950").isEqualTo(1950);
+        assertThat(Stats.percentile(new double[] {1, 2, 3, 4}, 50)).as("a value, never between two").isEqualTo(2);
+        assertThat(Stats.percentile(new double[] {1, 2, 3, 4}, 51)).isEqualTo(3);
     }
 
     @Test

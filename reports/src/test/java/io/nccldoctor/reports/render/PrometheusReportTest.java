@@ -23,8 +23,7 @@ class PrometheusReportTest {
 
     static final List<String> FAMILIES = List.of("nccl_doctor_report_created_timestamp_seconds", "nccl_doctor_report_info",
             "nccl_doctor_verdict", "nccl_doctor_findings", "nccl_doctor_finding", "nccl_doctor_check_passed", "nccl_doctor_check_waived",
-            "nccl_doctor_busbw_peak_gbytes_per_second", "nccl_doctor_busbw_gbytes_per_second", "nccl_doctor_algbw_gbytes_per_second",
-            "nccl_doctor_wrong_elements", "nccl_doctor_ceiling_gbytes_per_second", "nccl_doctor_link_traffic_bytes",
+            "nccl_doctor_busbw_peak_gbytes_per_second", "nccl_doctor_busbw_largest_size_gbytes_per_second", "nccl_doctor_wrong_elements", "nccl_doctor_ceiling_gbytes_per_second", "nccl_doctor_link_traffic_bytes",
             "nccl_doctor_link_traffic_cv");
 
     private final String text = PrometheusReport.render(SampleReport.report());
@@ -64,11 +63,12 @@ class PrometheusReportTest {
         assertThat(e.value("nccl_doctor_busbw_peak_gbytes_per_second",
                 Map.of("label", allgather, "collective", "allgather", "repeat", "1", "ranks", ""))).as("unknown ranks: empty label")
                 .isEqualTo(15.55);
-        assertThat(e.value("nccl_doctor_busbw_gbytes_per_second", Map.of("label", "allreduce", "collective", "allreduce", "repeat", "0",
-                "size_bytes", "1073741824", "placement", "in_place"))).isEqualTo(38.81);
-        assertThat(e.samples("nccl_doctor_busbw_gbytes_per_second").stream().filter(s -> s.labels().get("label").equals("alltoall -c 0")))
-                .as("no in-place sample where nccl-tests printed N/A").singleElement()
-                .satisfies(s -> assertThat(s.labels()).containsEntry("placement", "out_of_place"));
+        assertThat(e.value("nccl_doctor_busbw_peak_gbytes_per_second",
+                Map.of("label", "alltoall -c 0", "collective", "alltoall", "repeat", "0", "ranks", "16")))
+                .as("out-of-place only where nccl-tests printed N/A in place").isEqualTo(16.56);
+        assertThat(e.value("nccl_doctor_busbw_largest_size_gbytes_per_second", Map.of("label", "allreduce", "collective", "allreduce",
+                "repeat", "0", "size_bytes", "1073741824"))).as("out-of-place at 1 GiB, not the in-place peak").isEqualTo(38.71);
+        assertThat(e.samples("nccl_doctor_busbw_largest_size_gbytes_per_second")).as("one per sweep").hasSize(3);
         assertThat(e.value("nccl_doctor_wrong_elements", Map.of("label", allgather, "collective", "allgather", "repeat", "1")))
                 .isEqualTo(3);
         assertThat(e.samples("nccl_doctor_wrong_elements")).as("-c 0 validated nothing: no sample, not 0").hasSize(2);
@@ -83,6 +83,15 @@ class PrometheusReportTest {
         assertThat(e.value("nccl_doctor_link_traffic_cv", Map.of("set", "leaf1 uplinks, 5-tuple ECMP"))).isCloseTo(1.07, within(0.005));
         assertThat(e.value("nccl_doctor_link_traffic_cv", Map.of("set", "spine idle"))).as("no traffic: CV is NaN").isNaN();
         assertThat(text).contains("nccl_doctor_link_traffic_cv{set=\"spine idle\"} NaN\n");
+    }
+
+    /** A textfile holds a few series per sweep and check, never one per size (size-resolved data is in the JSON report). */
+    @Test
+    void noSeriesPerSize() {
+        assertThat(text).doesNotContain("placement=").doesNotContain("nccl_doctor_algbw");
+        long sizes = SampleReport.report().data().sweeps().stream().mapToLong(s -> s.rows().size()).sum();
+        assertThat(e.samples.stream().filter(s -> s.name().startsWith("nccl_doctor_busbw")).count())
+                .as("two busbw series per sweep, whatever its %d sizes", sizes).isEqualTo(2 * SampleReport.report().data().sweeps().size());
     }
 
     @Test

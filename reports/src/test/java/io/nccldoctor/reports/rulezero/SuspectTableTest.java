@@ -67,7 +67,7 @@ class SuspectTableTest {
         "one rank                  | collective,dtype,count,ranks,busbw\\nalltoall,float,3,1,1                 | :2: ranks 1: bus bandwidth needs 2 or more ranks",
         "no size                   | collective,dtype,count,ranks,busbw\\nalltoall,float,,3,1                  | :2: no count or bytes",
         "no bandwidth or time      | collective,dtype,count,ranks,busbw\\nalltoall,float,12,3,                 | :2: no busbw, time_us or algbw",
-        "decimal comma             | collective,dtype,count,ranks,busbw\\nalltoall,float,12,3,\"1,5\"          | :2: 6 cells where the header has 5",
+        "decimal comma             | collective,dtype,count,ranks,busbw\\nalltoall,float,12,3,\"1,5\"          | :2: busbw '1,5': give a number 0 or more, with a decimal point",
         "not a number              | collective,dtype,count,ranks,busbw\\nalltoall,float,12,3,fast             | :2: busbw 'fast': give a number 0 or more",
         "negative                  | collective,dtype,count,ranks,busbw\\nalltoall,float,12,3,-1               | :2: busbw '-1': give a number 0 or more",
         "a count with a unit       | collective,dtype,count,ranks,busbw\\nalltoall,float,12k,3,1               | :2: count '12k': give a whole number",

@@ -1,0 +1,443 @@
+package io.nccldoctor.collectives.parse;
+
+import io.nccldoctor.collectives.parse.NcclTestsOutput.Placement;
+import io.nccldoctor.collectives.parse.NcclTestsOutput.Row;
+import io.nccldoctor.core.Fact;
+import io.nccldoctor.core.InputException;
+import io.nccldoctor.core.libs.NativeCalls;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads nccl-tests text line by line into {@link NcclTestsOutput}. Every line is either read, counted (NCCL INFO/WARN
+ * lines), one of nccl-tests' own header lines, or listed as not understood with its number; a row whose cells do not
+ * match the table's column header is refused with the reason, never read with shifted columns.
+ */
+final class NcclTestsReader {
+
+    /** Launcher prefixes, after any indentation: Ray/SkyPilot "(head, rank=0, pid=1) ", mpirun "[1,0]<stdout>:", srun --label "0: ". */
+    private static final Pattern PREFIX = Pattern.compile("^\\s*(?:\\([^)]*(?:rank|pid)=[^)]*\\)\\s*)?(?:\\[\\d+,\\d+\\]<std(?:out|err)>:|\\d+: )?");
+    private static final Pattern BANNER = Pattern.compile("^NCCL version (\\d+\\.\\d+\\.\\d+)");
+    /*
+     * The '#' that starts nccl-tests' own lines is optional in what follows: an output pasted into a GitHub issue or a
+     * wiki without a code block loses it to Markdown, which makes those lines headings.
+     */
+    /** "# nccl-tests version 2.18.2 nccl-headers=23007 nccl-library=23007"; 2.20 adds the git revision: "2.20.0 (b4d5bee)". */
+    private static final Pattern VERSION = Pattern.compile(
+            "(?:^|#)\\s*nccl-tests version (\\S+(?: \\([^)]*\\))?) nccl-headers=(\\d{1,9}) nccl-library=(\\d{1,9})");
+    private static final Pattern TEST = Pattern.compile("(?:^|#)\\s*Collective test starting: (\\S+)");
+    private static final Pattern DEVICE = Pattern.compile("^#?\\s*Rank\\s+\\d+.*device\\s+\\d+.*$");
+    private static final Pattern RANK_ZERO = Pattern.compile("^#?\\s*Rank\\s+0\\s");
+    private static final Pattern OOB = Pattern.compile("(?:^|#)\\s*Out of bounds values\\s*:\\s*(\\d+)\\s+(OK|FAILED)");
+    private static final Pattern AVG = Pattern.compile("(?:^|#)\\s*Avg bus bandwidth\\s*:\\s*([0-9.eE+-]+|nan|-?inf|N/A)(?:\\s+(OK|FAILED))?");
+    /** The mode lines under the parameters line (src/util.cu writeDeviceReport) and the -M line after the footer. */
+    private static final List<String> MODES = List.of("Blocking Enabled", "Per-Iteration Report", "Parallel Init Enabled",
+            "GPU memory usage");
+    private static final Pattern ERROR = Pattern.compile("^#\\s*error: (.+)$");
+    private static final Pattern REDUCED = Pattern.compile("(?:^|#)\\s*Reducing maxBytes to (\\d+) due to memory limitation");
+    /** Other lines of nccl-tests' own (and of `nccl-doctor run`'s table), read without their '#': nothing in them for the table. */
+    private static final List<String> KNOWN = List.of("Using devices", "out-of-place", "(B)", "Collective test concluded",
+            "Writing JSON output to", "skipping json output", "NCCL_TESTS_ALLTOALLV_PRINT_SUMMARY", "rank=",
+            "nccl-doctor run:");
+    /** "export NCCL_IB_HCA=mlx5_0" before the command, or a bare "NCCL_IB_HCA=mlx5_0" line as `env | grep NCCL` prints it. */
+    private static final Pattern EXPORT = Pattern.compile(
+            "^(?:(?:\\S+[$#]\\s+|[$#>]\\s+)?export\\s+([A-Za-z_][A-Za-z0-9_]*)|(NCCL_[A-Za-z0-9_]*))=(\\S*)\\s*$");
+    /** The tests that leave their in-place result unchecked: alltoall.cu, alltoallv.cu, sendrecv.cu (v2.13.2+). */
+    /** A decimal as printf writes it (%f, %g, %e); Java's own extras ("1d", "0x1p3", "Infinity") are not numbers here. */
+    private static final Pattern NUMBER = Pattern.compile("[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?");
+    private static final Set<String> UNCHECKED_IN_PLACE = Set.of("alltoall_perf", "alltoallv_perf", "sendrecv_perf");
+
+    private final String source;
+    private Fact<String> version = Fact.absent("no '# nccl-tests version' header (nccl-tests before 2.17.4, or cut)");
+    private Fact<String> headers = version;
+    private Fact<String> library = version;
+    private Fact<String> test = Fact.absent("no '# Collective test starting' line");
+    private final List<String> devices = new ArrayList<>();
+    private final List<Row> rows = new ArrayList<>();
+    private Fact<Long> oob = Fact.absent("no 'Out of bounds values' footer");
+    private Fact<Boolean> oobOk = Fact.absent("no 'Out of bounds values' footer");
+    private Fact<Double> avg = Fact.absent("no 'Avg bus bandwidth' footer");
+    private Fact<Boolean> avgOk = Fact.absent("NCCL_TESTS_MIN_BW was not set (no OK/FAILED after the average)");
+    private int info;
+    private final List<String> skipped = new ArrayList<>();
+    private final List<String> parameterLines = new ArrayList<>();
+    private final List<List<String>> modes = new ArrayList<>();
+    private NcclTestsLayout layout;
+    private List<String> columns = List.of();
+    private boolean errorColumn;
+    private int rowsInTable;
+    private int tables;
+    private StringBuilder pendingCommand;
+    private final Map<String, String> exports = new LinkedHashMap<>();
+    private Fact<NcclTestsCommand> command = Fact.absent("no command line in the text");
+    private final Set<String> warnings = new LinkedHashSet<>();
+    private final List<String> errors = new ArrayList<>();
+    private int rankZero;
+    private Fact<Integer> validation = Fact.absent("no '# nThread … validation:' line");
+
+    NcclTestsReader(String source) {
+        this.source = source;
+    }
+
+    NcclTestsOutput read(List<String> raw) {
+        for (int n = 0; n < raw.size(); n++) {
+            line(PREFIX.matcher(raw.get(n)).replaceFirst(""), n + 1);
+        }
+        finishCommand();
+        if (rows.isEmpty() && !version.isValue() && oob.isAbsent() && layout == null && parameterLines.isEmpty()) {
+            throw new InputException(source + ": not nccl-tests output (no '# nccl-tests version' header, no '# nThread' parameters, "
+                    + "no size/time table, no 'Out of bounds values' footer); give the output of all_reduce_perf or another *_perf binary");
+        }
+        if (rankZero > 1) {
+            warnings.add("Rank 0 is listed " + rankZero + " times: several runs in one text, or processes that each ran alone "
+                    + "(nccl-tests built without MPI=1 and started by mpirun), in which case no two GPUs talked to each other");
+        }
+        if (!exports.isEmpty() && !command.isValue()) {
+            command = Fact.of(NcclTestsCommand.parse("", exports));
+        }
+        List<NcclTestsParameters> parameters = new ArrayList<>();
+        for (int i = 0; i < parameterLines.size(); i++) {
+            parameters.add(NcclTestsParameters.parse(parameterLines.get(i), modes.get(i)));
+        }
+        if (parameterLines.isEmpty() && !modes.isEmpty()) {
+            warnings.add("mode lines without a '# nThread' parameters line: " + String.join("; ", modes.get(0)));
+        }
+        return new NcclTestsOutput(version, headers, library, test, devices, errorColumn, rows, oob, oobOk, avg, avgOk, info, skipped,
+                parameters, command, columns, List.copyOf(warnings), errors);
+    }
+
+    private void line(String line, int number) {
+        String t = line.strip();
+        if (pendingCommand != null) {
+            if (!t.isEmpty() && !t.startsWith("#")) {
+                continueCommand(t);
+                return;
+            }
+            finishCommand(); // a command cut after its "\": the output starts here
+        }
+        if (t.isEmpty() || t.startsWith("```")) {
+            return; // a blank line, or the fence of a Markdown code block the output was pasted in
+        }
+        if (t.contains(" NCCL INFO ") || t.contains(" NCCL WARN ")) {
+            info++;
+        } else if (!header(t) && !footer(t) && !table(t, number) && !t.equals("#")
+                && KNOWN.stream().noneMatch(k -> t.replaceFirst("^#\\s*", "").startsWith(k)) && !commandLine(t)) {
+            skipped.add(source + ":" + number + ": " + t);
+        }
+    }
+
+    /** The version, test, parameters, mode and device lines above the table. */
+    private boolean header(String t) {
+        Matcher m;
+        String bare = t.replaceFirst("^#\\s*", "");
+        if ((m = VERSION.matcher(t)).find()) {
+            version = Fact.of(m.group(1));
+            headers = Fact.of(NativeCalls.ncclVersion(Integer.parseInt(m.group(2))));
+            library = Fact.of(NativeCalls.ncclVersion(Integer.parseInt(m.group(3))));
+        } else if ((m = BANNER.matcher(t)).find()) {
+            if (!library.isValue()) {
+                library = Fact.of(m.group(1)); // older nccl-tests print NCCL's banner instead of the version header
+            }
+        } else if ((m = TEST.matcher(t)).find()) {
+            test = Fact.of(m.group(1));
+        } else if (NcclTestsParameters.LINE.matcher(t).find()) {
+            parameterLines.add(t);
+            modes.add(new ArrayList<>());
+            validation = NcclTestsParameters.parse(t, List.of()).validation();
+        } else if (MODES.stream().anyMatch(bare::startsWith)) {
+            if (modes.isEmpty()) {
+                modes.add(new ArrayList<>());
+            }
+            modes.get(modes.size() - 1).add(bare.strip());
+        } else if (DEVICE.matcher(t).matches()) {
+            devices.add(t.startsWith("#") ? t.substring(1).strip() : t);
+            rankZero += RANK_ZERO.matcher(t).find() ? 1 : 0;
+        } else if ((m = REDUCED.matcher(t)).find()) {
+            warnings.add("nccl-tests reduced maxBytes to " + m.group(1) + " for lack of GPU memory: larger sizes were not run");
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    /** The footer lines and the "# error:" line after them. */
+    private boolean footer(String t) {
+        Matcher m;
+        if ((m = OOB.matcher(t)).find()) {
+            oob = NcclTestsParameters.count(m.group(1), "Out of bounds values");
+            if (oob.isError()) {
+                oob = Fact.error("the footer's count " + m.group(1) + " is past the 64-bit range (nccl-tests prints an int): an edited or garbled footer");
+            }
+            oobOk = Fact.of(m.group(2).equals("OK"));
+        } else if ((m = AVG.matcher(t)).find()) {
+            avg = m.group(1).equals("N/A") ? Fact.absent("the footer's average is N/A")
+                    : number(m.group(1)).map(Fact::of).orElse(Fact.error("unreadable average '" + m.group(1) + "'"));
+            if (m.group(2) != null) {
+                avgOk = Fact.of(m.group(2).equals("OK"));
+            }
+        } else if ((m = ERROR.matcher(t)).find()) {
+            errors.add(m.group(1).strip());
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    /** The column header line, or a result row. */
+    private boolean table(String t, int number) {
+        boolean headerLine = (t.startsWith("#") || t.startsWith("size ") || t.startsWith("bytes ")) && t.contains("time")
+                && (t.contains("size") || t.contains("bytes"));
+        if (headerLine) {
+            List<String> words = List.of((t.startsWith("#") ? t.substring(1) : t).strip().split("\\s+"));
+            NcclTestsLayout read = NcclTestsLayout.fromHeader(words);
+            if (read == null) {
+                return false;
+            }
+            if (rowsInTable > 0) {
+                tables++;
+                warnings.add((tables + 1) + " result tables in one text (several runs pasted together?): their rows are read as one "
+                        + "list, and the peak and the totals cover all of them");
+            }
+            layout = read;
+            columns = words;
+            rowsInTable = 0;
+            errorColumn |= read.errorColumn();
+            layoutWarnings(read);
+            return true;
+        }
+        if (t.startsWith("#") || !Character.isDigit(t.charAt(0))) {
+            return false;
+        }
+        String problem = row(t.split("\\s+"));
+        if (problem != null) {
+            skipped.add(source + ":" + number + ": " + t + " (" + problem + ")");
+        }
+        return true;
+    }
+
+    private void layoutWarnings(NcclTestsLayout read) {
+        if (!read.unknown().isEmpty()) {
+            warnings.add("column" + (read.unknown().size() > 1 ? "s " : " ") + String.join(", ", read.unknown())
+                    + " not printed by any nccl-tests release this reader knows: their cells are skipped by position");
+        }
+        if (read.cpuTime()) {
+            warnings.add("the time columns are CPU time (-C 1, 'cputime'), taken before the stream synchronises; algbw and busbw "
+                    + "still come from the wall-clock time");
+        }
+        if (read.millis()) {
+            warnings.add("the nccl-tests 1.x layout ('res' column): its times are in ms, converted to us here");
+        }
+    }
+
+    /** Reads one row into {@link #rows}, or returns why it cannot be read. */
+    private String row(String[] cells) {
+        NcclTestsLayout use = layout;
+        if (use == null) {
+            use = NcclTestsLayout.infer(cells);
+            if (use == null) {
+                return "no column header, and " + cells.length + " cells are none of the row shapes nccl-tests prints";
+            }
+            warnings.add("no column header line: each row's columns were told from its cells (lead columns, then 4 cells per "
+                    + "placement, or 8 with -I, and a trailing date and time with -S)");
+        }
+        NcclTestsLayout.Cells c = use.read(cells);
+        if (c.problem() != null) {
+            return c.problem();
+        }
+        Fact<Long> size = NcclTestsParameters.count(c.lead().getOrDefault("size", "?"), "size");
+        Fact<Long> count = NcclTestsParameters.count(c.lead().getOrDefault("count", "?"), "count");
+        if (!size.isValue() || !count.isValue()) {
+            return (size.isValue() ? count : size).reason();
+        }
+        Fact<Integer> root = rootOf(c.lead());
+        if (root.isError()) {
+            return root.reason();
+        }
+        List<Placement> placements = new ArrayList<>();
+        for (int p = 0; p < c.placements().size(); p++) {
+            boolean otherCounted = p == 1 && placements.get(0).wrong().isValue();
+            Object read = placement(c.placements().get(p), p, otherCounted, use);
+            if (read instanceof String why) {
+                return (p == 0 ? "out-of-place: " : "in-place: ") + why;
+            }
+            placements.add((Placement) read);
+        }
+        String redop = c.lead().get("redop");
+        String stamp = c.lead().get("timestamp");
+        rows.add(new Row(size.get(), count.get(), c.lead().getOrDefault("type", ""),
+                redop == null ? Fact.absent(use.names().contains("redop") ? "the redop cell is blank in this row" : "no redop column")
+                        : Fact.of(redop), root, placements.get(0),
+                placements.size() > 1 ? Fact.of(placements.get(1)) : Fact.absent("no in-place columns in this table"),
+                stamp == null ? Fact.absent("no timestamp column (-S 0)") : Fact.of(stamp)));
+        rowsInTable++;
+        return null;
+    }
+
+    private static Fact<Integer> rootOf(Map<String, String> lead) {
+        String root = lead.get("root");
+        if (root == null) {
+            return Fact.absent("no root column");
+        }
+        Fact<Long> v = NcclTestsParameters.count(root, "root");
+        return v.flatMap(x -> Math.abs(x) <= Integer.MAX_VALUE ? Fact.of((int) (long) x) : Fact.error("root " + root + " is past the int range"));
+    }
+
+    /** One placement's cells: a Placement, or a String saying why not. */
+    private Object placement(Map<String, String> cells, int p, boolean otherCounted, NcclTestsLayout use) {
+        String timeCell = cells.containsKey("cputime") ? cells.get("cputime") : cells.get("time");
+        Fact<Double> time = number(timeCell);
+        Fact<Double> alg = number(cells.get("algbw"));
+        Fact<Double> bus = number(cells.get("busbw"));
+        if (!time.isValue() || !alg.isValue() || !bus.isValue()) {
+            return "time/algbw/busbw '" + timeCell + " " + cells.get("algbw") + " " + cells.get("busbw") + "' are not all numbers";
+        }
+        Fact<Long> wrong = Fact.absent("the old layout reports a maximum error instead");
+        Fact<Double> error = Fact.absent("the #wrong layout counts wrong elements instead");
+        boolean rounded = false;
+        String check = cells.containsKey("wrong") ? cells.get("wrong") : cells.get("error");
+        boolean oldLayout = cells.containsKey("error") || (layout == null && looksLikeMaxError(check));
+        if (check == null) {
+            wrong = Fact.absent("no #wrong column in this table");
+        } else if (check.equals("N/A")) {
+            Fact<Long> na = Fact.absent(notChecked(p, otherCounted && !oldLayout));
+            wrong = oldLayout ? wrong : na;
+            error = oldLayout ? Fact.absent(na.reason()) : error;
+        } else if (oldLayout) {
+            errorColumn = true;
+            error = number(check);
+        } else {
+            wrong = count(check);
+            rounded = wrong.isValue() && check.toLowerCase(Locale.ROOT).contains("e");
+        }
+        return new Placement(time.get() * (use.millis() ? 1000 : 1), alg.get(), bus.get(), wrong, error, perIteration(cells), rounded);
+    }
+
+    /** Without a header: "0e+00" or "2e-06" is the %le maximum error nccl-tests printed before 2.13, never a %g count. */
+    private static boolean looksLikeMaxError(String cell) {
+        if (cell == null || !cell.matches("-?\\d+(?:\\.\\d+)?[eE][+-]\\d+")) {
+            return false;
+        }
+        double v = Double.parseDouble(cell);
+        return v < 1;
+    }
+
+    /** A #wrong cell: an integer, or %g's exponent form (1.04858e+06) for a million and more. */
+    private static Fact<Long> count(String cell) {
+        if (cell.matches("\\d+")) {
+            return NcclTestsParameters.count(cell, "#wrong");
+        }
+        Fact<Double> v = number(cell);
+        if (v.isValue() && v.get() >= 0 && v.get() == Math.rint(v.get()) && v.get() < 9.2e18) {
+            return Fact.of((long) (double) v.get());
+        }
+        return Fact.error("'" + cell + "' is not a count of wrong elements");
+    }
+
+    private static Fact<NcclTestsOutput.PerIteration> perIteration(Map<String, String> cells) {
+        if (!cells.containsKey("i_min")) {
+            return Fact.absent("no per-iteration columns (-I 0)");
+        }
+        List<Fact<Double>> v = List.of(number(cells.get("i_min")), number(cells.get("i_max")), number(cells.get("i_p99")),
+                number(cells.get("i_cv%")));
+        if (v.stream().anyMatch(f -> !f.isValue())) {
+            return Fact.error("unreadable -I cells " + cells.get("i_min") + " " + cells.get("i_max") + " " + cells.get("i_p99") + " "
+                    + cells.get("i_cv%"));
+        }
+        return Fact.of(new NcclTestsOutput.PerIteration(v.get(0).get(), v.get(1).get(), v.get(2).get(), v.get(3).get()));
+    }
+
+    /** Why a #wrong cell says N/A, from the header's validation, the pasted command's -c and the test's name. */
+    private String notChecked(int placement, boolean otherCounted) {
+        String binary = test.isValue() ? test.get() : command.flatMap(NcclTestsCommand::binary).orElse("");
+        String flag = command.isValue() ? command.get().flags().get("check") : null;
+        String why = notChecked(validation, flag, binary, placement, otherCounted);
+        if (why.startsWith(UNEXPLAINED)) {
+            warnings.add("N/A in a" + (placement == 0 ? "n out-of-place" : " in-place") + " #wrong cell although the header says "
+                    + "validation: " + validation.get() + ": nccl-tests prints N/A only without validation or for in-place "
+                    + "alltoall/alltoallv/sendrecv");
+        }
+        return why;
+    }
+
+    private static final String UNEXPLAINED = "N/A although the header says validation: ";
+
+    /**
+     * Why nccl-tests printed N/A (or wrote null) instead of a count: reportErrors is datacheck (-c) for every test, and
+     * alltoall, alltoallv and sendrecv set it to 0 for their in-place call (src/alltoall.cu, alltoallv.cu, sendrecv.cu
+     * since v2.13.2). {@code otherCounted}: the out-of-place cell of the same row holds a count.
+     */
+    static String notChecked(Fact<Integer> validation, String checkFlag, String binary, int placement, boolean otherCounted) {
+        boolean unchecked = placement == 1 && (UNCHECKED_IN_PLACE.contains(binary.replaceFirst("_mpi$", "")) || otherCounted);
+        String why = "nccl-tests does not check the in-place result of alltoall, alltoallv and sendrecv (their .cu files set "
+                + "reportErrors = in_place ? 0 : 1)";
+        if (validation.isValue()) {
+            if (validation.get() == 0) {
+                return "N/A: not validated (validation: 0, the run used -c 0)";
+            }
+            return unchecked ? "N/A: " + why + "; validation: " + validation.get()
+                    : UNEXPLAINED + validation.get() + " (the text does not say why)";
+        }
+        if ("0".equals(checkFlag)) {
+            return "N/A: not validated (the command line has -c 0)";
+        }
+        if (unchecked) {
+            return "N/A: " + why;
+        }
+        return "N/A: not validated; the text has no '# nThread … validation:' line or -c flag to say why (nccl-tests prints N/A "
+                + "with -c 0)";
+    }
+
+    /** A command line (or an export line before one); "\" at the end continues it on the next line. */
+    private boolean commandLine(String t) {
+        Matcher m = EXPORT.matcher(t);
+        if (m.matches()) {
+            exports.put(m.group(1) != null ? m.group(1) : m.group(2), m.group(3));
+            return true;
+        }
+        String start = NcclTestsCommand.start(t);
+        if (start == null) {
+            return false;
+        }
+        finishCommand();
+        pendingCommand = new StringBuilder();
+        continueCommand(start);
+        return true;
+    }
+
+    private void continueCommand(String t) {
+        String part = t.replaceFirst("^>\\s?", "").strip(); // a Markdown quote marks each line of a quoted command
+        boolean more = part.endsWith("\\");
+        pendingCommand.append(pendingCommand.length() == 0 ? "" : " ").append(more ? part.substring(0, part.length() - 1).strip() : part);
+        if (!more) {
+            finishCommand();
+        }
+    }
+
+    private void finishCommand() {
+        if (pendingCommand != null) {
+            if (!command.isValue()) { // the first command is the run's; later ones are usually other tools
+                command = Fact.of(NcclTestsCommand.parse(pendingCommand.toString(), exports));
+            }
+            pendingCommand = null;
+        }
+    }
+
+    static Fact<Double> number(String s) {
+        if (s == null || !NUMBER.matcher(s).matches()) {
+            return Fact.absent(s == null ? "missing" : "not a number: " + s);
+        }
+        try {
+            double v = Double.parseDouble(s.toLowerCase(Locale.ROOT));
+            return Double.isFinite(v) ? Fact.of(v) : Fact.absent("not a finite number: " + s);
+        } catch (NumberFormatException e) {
+            return Fact.absent("not a number: " + s);
+        }
+    }
+}

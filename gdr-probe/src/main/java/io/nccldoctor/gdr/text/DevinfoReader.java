@@ -1,0 +1,157 @@
+package io.nccldoctor.gdr.text;
+
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * `ibv_devinfo` (rdma-core libibverbs/examples/devinfo.c, and MLNX_OFED's older build with "Device ports:" and
+ * EXP_ flags): "hca_id:" opens a device, "port:" a port. With -v the device has dozens of capability lines, which
+ * change with the version, so every indented line of a device block is taken as the tool's; a port block has a fixed
+ * set of keys and anything else there is not understood. Also reads -l ("2 HCAs found:") and "No IB devices found".
+ */
+final class DevinfoReader implements SectionReader {
+
+    static final Pattern OPENS = Pattern.compile("^\\s*(hca_id:\\s*\\S+|\\d+ HCAs? found:|No IB devices found\\.?)\\s*$");
+    private static final Pattern KEY_VALUE = Pattern.compile("^\\s*(GID\\[\\s*\\d+\\]|[A-Za-z_][\\w ]*?)\\s*:\\s*(.*?)\\s*$");
+    private static final Pattern PORT = Pattern.compile("^port:\\s*(\\d+)$");
+    private static final Pattern LEADING_INT = Pattern.compile("^(\\d+)");
+    private static final Pattern GID_INDEX = Pattern.compile("GID\\[\\s*(\\d+)\\]");
+    private static final Pattern SPEED = Pattern.compile("^([\\d.]+) Gbps");
+    private static final Pattern WIDTH = Pattern.compile("^(\\d+)X");
+    /** The port keys devinfo.c prints (plain and -v). */
+    private static final Set<String> PORT_KEYS = Set.of("state", "max_mtu", "active_mtu", "sm_lid", "port_lid", "port_lmc",
+            "link_layer", "max_msg_sz", "port_cap_flags", "port_cap_flags2", "max_vl_num", "bad_pkey_cntr", "qkey_viol_cntr",
+            "sm_sl", "pkey_tbl_len", "gid_tbl_len", "subnet_timeout", "init_type_reply", "active_width", "active_speed",
+            "effective_speed", "phys_state");
+
+    private final PasteFacts facts;
+    private PasteFacts.DeviceFacts device;
+    private PasteFacts.PortFacts port;
+    private boolean listing;
+    private Integer width;
+    private Double laneGbps;
+
+    DevinfoReader(PasteFacts facts) {
+        this.facts = facts;
+    }
+
+    @Override
+    public Verdict read(String line, Slot.Line at) {
+        String t = line.strip();
+        if (t.startsWith("hca_id:")) {
+            device = facts.device(t.substring("hca_id:".length()).strip());
+            port = null;
+            listing = false;
+            return Verdict.FACT;
+        }
+        if (t.matches("\\d+ HCAs? found:")) {
+            listing = true;
+            return Verdict.KNOWN;
+        }
+        if (t.matches("No IB devices found\\.?")) {
+            facts.noDevices(at);
+            return Verdict.FACT;
+        }
+        if (listing && t.matches("[\\w.-]+") && !line.equals(t)) {
+            facts.device(t);
+            return Verdict.FACT;
+        }
+        if (device == null) {
+            return Verdict.FOREIGN;
+        }
+        Matcher portLine = PORT.matcher(t);
+        if (portLine.matches()) {
+            port = device.port(Integer.parseInt(portLine.group(1)));
+            width = null;
+            laneGbps = null;
+            return Verdict.FACT;
+        }
+        if (t.equals("Device ports:")) {
+            return Verdict.KNOWN;
+        }
+        Matcher kv = KEY_VALUE.matcher(line);
+        if (port != null) {
+            return kv.matches() ? portKey(kv.group(1), kv.group(2), at) : Verdict.FOREIGN;
+        }
+        if (kv.matches() && deviceKey(kv.group(1), kv.group(2), at)) {
+            return Verdict.FACT;
+        }
+        return line.startsWith("\t") || line.startsWith("  ") ? Verdict.KNOWN : Verdict.FOREIGN;
+    }
+
+    private boolean deviceKey(String key, String value, Slot.Line at) {
+        switch (key) {
+            case "fw_ver" -> device.fw.set(value, at, facts.notes);
+            case "node_guid" -> device.guid.set(value, at, facts.notes);
+            case "vendor_part_id" -> integer(value).ifPresentOrElse(v -> device.partId.set(v, at, facts.notes),
+                    () -> device.partId.fail("unreadable vendor_part_id '" + value + "'", at));
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private Verdict portKey(String key, String value, Slot.Line at) {
+        if (key.startsWith("GID[")) {
+            return gid(key, value, at);
+        }
+        if (!PORT_KEYS.contains(key)) {
+            return Verdict.FOREIGN;
+        }
+        switch (key) {
+            case "state" -> PortStates.state(value).ifPresentOrElse(s -> port.state.set(s, at, facts.notes),
+                    () -> port.state.fail("unknown port state '" + value + "'", at));
+            case "phys_state" -> PortStates.phys(value).ifPresentOrElse(s -> port.phys.set(s, at, facts.notes),
+                    () -> port.phys.fail("unknown physical state '" + value + "'", at));
+            case "max_mtu" -> mtu(value, port.maxMtu, at);
+            case "active_mtu" -> mtu(value, port.activeMtu, at);
+            case "sm_lid" -> integer(value).ifPresent(v -> port.smLid.set(v, at, facts.notes));
+            case "port_lid" -> integer(value).ifPresent(v -> port.lid.set(v, at, facts.notes));
+            case "link_layer" -> port.linkLayer.set(value, at, facts.notes);
+            case "active_width" -> width = match(WIDTH, value).map(Integer::valueOf).orElse(null);
+            case "active_speed" -> laneGbps = match(SPEED, value).map(Double::valueOf).orElse(null);
+            default -> {
+                return Verdict.KNOWN;
+            }
+        }
+        if (width != null && laneGbps != null && !port.gbps.isSet()) {
+            // ibv_devinfo -v prints lanes and per-lane speed; the kernel's rate is their product ("4X" × "25.0 Gbps").
+            port.gbps.set(width * laneGbps, at, facts.notes);
+            port.rate.set(width + "X × " + laneGbps + " Gbps (active_width × active_speed)", at, facts.notes);
+        }
+        return Verdict.FACT;
+    }
+
+    /** "GID[  3]:\t\t::ffff:10.0.0.5, RoCE v2"; the type is printed only for Ethernet ports, and only since rdma-core 28. */
+    private Verdict gid(String key, String value, Slot.Line at) {
+        Matcher idx = GID_INDEX.matcher(key);
+        String[] parts = value.split(",\\s*", 2);
+        Optional<String> full = Gids.full(parts[0]);
+        if (!idx.find() || full.isEmpty()) {
+            return Verdict.FOREIGN;
+        }
+        PasteFacts.GidFacts g = port.gid(Integer.parseInt(idx.group(1)), full.get(), facts.notes, at);
+        if (parts.length == 2) {
+            // devinfo.c gid_type_str prints "RoCE v1" for what sysfs calls "IB/RoCE v1"
+            g.type.set(parts[1].strip().equals("RoCE v1") ? "IB/RoCE v1" : parts[1].strip(), at, facts.notes);
+        }
+        return Verdict.FACT;
+    }
+
+    /** "4096 (5)" → 4096; "invalid MTU (0)" is kept as unreadable. */
+    private void mtu(String value, Slot<Integer> slot, Slot.Line at) {
+        integer(value).ifPresentOrElse(v -> slot.set(v, at, facts.notes), () -> slot.fail("unreadable MTU '" + value + "'", at));
+    }
+
+    static Optional<Integer> integer(String value) {
+        return match(LEADING_INT, value.strip()).map(Integer::valueOf);
+    }
+
+    private static Optional<String> match(Pattern p, String value) {
+        Matcher m = p.matcher(value.strip());
+        return m.find() ? Optional.of(m.group(1)) : Optional.empty();
+    }
+}

@@ -1,0 +1,62 @@
+package io.nccldoctor.gdr.text;
+
+import io.nccldoctor.gdr.CounterSnapshot;
+import io.nccldoctor.gdr.RdmaDevices;
+import java.util.List;
+
+/**
+ * What a paste of RDMA state text says, in the live probes' records, and how much of it was read.
+ *
+ * @param source        the file it came from
+ * @param sections      each tool output recognised, in order
+ * @param rdma          devices, ports, GIDs, net devices and their QoS: the facts the live RDMA probe records
+ * @param counters      per port, the counters printed (sysfs counters and hw_counters, `show_counters`, the port's
+ *                      net devices' `ethtool -S`): one reading, cumulative since the driver loaded
+ * @param otherEthtool  `ethtool -S` of interfaces the paste ties to no port
+ * @param lines         how every line of the input was taken
+ * @param notUnderstood the lines no reader took, with their line numbers: never dropped silently
+ * @param notes         what a reader of the facts must know: sections that disagree, counts that do not add up
+ */
+public record RdmaPaste(String source, List<Section> sections, RdmaDevices rdma, List<CounterSnapshot.Port> counters,
+                        List<CounterSnapshot.Netdev> otherEthtool, Lines lines, List<Unread> notUnderstood, List<String> notes) {
+
+    /** The name a device or interface gets when the paste does not say which one a listing belongs to. */
+    public static final String UNNAMED = "(not named in the input)";
+
+    public RdmaPaste {
+        sections = List.copyOf(sections);
+        counters = List.copyOf(counters);
+        otherEthtool = List.copyOf(otherEthtool);
+        notUnderstood = List.copyOf(notUnderstood);
+        notes = List.copyOf(notes);
+    }
+
+    /**
+     * One tool's output.
+     *
+     * @param firstLine first line of the section, counting from 1
+     * @param lastLine  last line read into it
+     * @param factLines lines a fact was taken from
+     */
+    public record Section(RdmaKind kind, int firstLine, int lastLine, int factLines) {
+    }
+
+    /**
+     * @param total         every line of the input
+     * @param facts         lines a fact was taken from
+     * @param known         lines of a recognised tool's output that the facts do not need (ibv_devinfo -v's max_qp …)
+     * @param skipped       blank lines, Markdown fences, and command lines with their prompts
+     * @param notUnderstood lines no reader took
+     */
+    public record Lines(int total, int facts, int known, int skipped, int notUnderstood) {
+    }
+
+    /** @param line counting from 1 */
+    public record Unread(int line, String text) {
+    }
+
+    /** The tools whose output was recognised, each once, in order of first appearance. */
+    public List<RdmaKind> kinds() {
+        return sections.stream().map(Section::kind).distinct().toList();
+    }
+}

@@ -1,0 +1,68 @@
+package io.nccldoctor.gdr.text;
+
+import io.nccldoctor.core.Fact;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One fact as the pasted text states it, with the line that stated it. Sections of one paste were often taken at
+ * different times, so a later section may disagree: the first statement is kept and the disagreement becomes a note,
+ * never a silent overwrite.
+ */
+final class Slot<T> {
+
+    private final String what;
+    private T value;
+    private Line from;
+    private String failure;
+
+    /** @param what the fact's name in notes: "mlx5_0 port 1 state" */
+    Slot(String what) {
+        this.what = what;
+    }
+
+    void set(T v, Line at, List<String> notes) {
+        if (value == null) {
+            value = v;
+            from = at;
+            failure = null;
+        } else if (!Objects.equals(value, v)) {
+            notes.add(what + ": " + value + " (" + from + ") but " + v + " (" + at + "); the first is kept");
+        }
+    }
+
+    /** A value the text printed but this reader cannot read; kept unless a readable one comes. */
+    void fail(String why, Line at) {
+        if (value == null && failure == null) {
+            failure = why + " (" + at + ")";
+        }
+    }
+
+    boolean isSet() {
+        return value != null;
+    }
+
+    T value() {
+        return value;
+    }
+
+    /** The line that stated the value; call only when {@link #isSet()}. */
+    Line from() {
+        return from;
+    }
+
+    Fact<T> fact(String absentReason) {
+        if (value != null) {
+            return Fact.of(value);
+        }
+        return failure != null ? Fact.error(failure) : Fact.absent(absentReason);
+    }
+
+    /** Where a line of the paste came from: "ibstat, line 12". */
+    record Line(RdmaKind kind, int number) {
+        @Override
+        public String toString() {
+            return kind.key() + ", line " + number;
+        }
+    }
+}

@@ -1,0 +1,29 @@
+package io.nccldoctor.reports.parsed;
+
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import io.nccldoctor.core.Snapshot;
+import io.nccldoctor.gdr.RdmaProbe;
+import io.nccldoctor.gdr.text.RdmaPaste;
+import io.nccldoctor.reports.Evaluation;
+import io.nccldoctor.reports.RuleContext;
+import io.nccldoctor.reports.rules.Registry;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Pasted RDMA state text and what the RDMA rules make of it: the facts go into a snapshot's RDMA section, as the live
+ * probe would have written them, and {@link Registry#rdmaRules()} judge that snapshot. This is `parse rdma --json`.
+ */
+public record RdmaJudgement(@JsonUnwrapped RdmaPaste paste, Evaluation evaluation) {
+
+    public static RdmaJudgement of(RdmaPaste paste, RuleContext context) {
+        Snapshot s = new Snapshot(Snapshot.SCHEMA_VERSION, "parse rdma", "unknown (" + paste.source() + ")", "not recorded",
+                paste.source(), List.of(), Map.of(), Map.of(RdmaProbe.KEY, paste.rdma()));
+        return new RdmaJudgement(paste, Evaluation.of(s, Registry.rdmaRules(), context));
+    }
+
+    /** 1 when a finding is at error level (a port not ACTIVE), else 0: as `report` and `preflight` decide. */
+    public int exitCode() {
+        return evaluation.exitCode();
+    }
+}
