@@ -14,6 +14,7 @@ import io.nccldoctor.reports.QuickCheck;
 import io.nccldoctor.reports.Rule;
 import io.nccldoctor.reports.RuleContext;
 import io.nccldoctor.reports.rules.Registry;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -21,9 +22,9 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "preflight", mixinStandardHelpOptions = true,
         description = {
@@ -114,7 +115,7 @@ final class PreflightCommand implements Callable<Integer> {
         try {
             return QuickCheck.addTo(e, snapshot, new LibrariesProbe().run(host), new GpuProbe().run(host), capture,
                     JavaSelf.argv(List.of("sweep-child")), quickTimeout, System.getenv(), l -> err.println("quick: " + l));
-        } catch (java.io.IOException ex) {
+        } catch (IOException ex) {
             throw new IllegalStateException("--quick: " + ex.getMessage(), ex);
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();

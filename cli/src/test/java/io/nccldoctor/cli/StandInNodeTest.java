@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -123,7 +124,7 @@ class StandInNodeTest {
                 m.group(1), "-cp", System.getProperty("java.class.path"), Main.class.getName(), "compare",
                 "../configs/examples/field-report-cluster/ab-nccl-2.28.3-vs-2.30.7.jsonl", "-o", html.toString()));
         Process p = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(tmp.resolve("out.txt").toFile()).start();
-        assertThat(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as(Files.readString(tmp.resolve("out.txt"))).isZero();
         assertThat(Files.readString(html)).contains("data:image/png;base64,");
     }

@@ -7,9 +7,11 @@ import io.nccldoctor.core.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -113,7 +115,7 @@ class StandInRunTest {
                 Map<String, String> e = env("cuda13", "nccl-" + version);
                 e.putAll(Map.of("SLURM_PROCID", String.valueOf(rank), "SLURM_NTASKS", "2", "SLURM_LOCALID", String.valueOf(rank),
                         "SLURM_JOB_ID", "77" + version.replace(".", ""), "NCCL_COMM_ID", "127.0.0.1:29500"));
-                List<String> args = new java.util.ArrayList<>(List.of("run", "-g", "1", "--collective", "allgather", "-e", "16K",
+                List<String> args = new ArrayList<>(List.of("run", "-g", "1", "--collective", "allgather", "-e", "16K",
                         "--timeout", "60"));
                 if (version.equals("2.21.5")) {
                     args.addAll(List.of("--rendezvous", "file:" + tmp.resolve("id-" + version)));
@@ -122,7 +124,7 @@ class StandInRunTest {
                 ps[rank] = StandInTool.start(e, outs[rank], args.toArray(String[]::new));
             }
             for (int rank = 0; rank < 2; rank++) {
-                assertThat(ps[rank].waitFor(120, java.util.concurrent.TimeUnit.SECONDS)).as("rank %d ended", rank).isTrue();
+                assertThat(ps[rank].waitFor(120, TimeUnit.SECONDS)).as("rank %d ended", rank).isTrue();
                 String out = Files.readString(outs[rank]);
                 assertThat(ps[rank].exitValue()).as(out).isZero();
                 assertThat(out).contains("rank " + rank + " of 2 (local rank " + rank + "), from Slurm")

@@ -59,7 +59,8 @@ public final class Measurement {
 
     /**
      * @param offsetBytes added to every base pointer, to misalign the buffers on purpose
-     * @param timeout     for each synchronise; past it the communicators are aborted and the run ends as a hang
+     * @param timeout     for each wait on NCCL (a group's launch, a stream); past it the communicators are aborted and the run
+     *                     ends as a hang
      * @param aggregate   how rank times are combined
      * @param perIteration time every iteration with CUDA events as well (nccl-tests -I): min, max, p99, CV
      */

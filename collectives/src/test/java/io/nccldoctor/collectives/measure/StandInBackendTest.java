@@ -8,6 +8,7 @@ import io.nccldoctor.collectives.coll.Collective;
 import io.nccldoctor.collectives.coll.DataType;
 import io.nccldoctor.core.Fact;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeAll;
@@ -53,7 +54,7 @@ class StandInBackendTest {
     }
 
     private static Map<String, String> with(Map<String, String> switches) {
-        java.util.HashMap<String, String> all = new java.util.HashMap<>(BASE);
+        HashMap<String, String> all = new HashMap<>(BASE);
         all.putAll(switches);
         return all;
     }

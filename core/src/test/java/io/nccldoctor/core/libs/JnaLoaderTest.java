@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,7 +33,7 @@ class JnaLoaderTest {
         assertThat(CudaErrors.describe(46)).startsWith("CUDA_ERROR_DEVICE_UNAVAILABLE (46): ");
         assertThat(CudaErrors.describe(804)).startsWith("CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE (804): ");
         assertThat(CudaErrors.describe(35)).as("a runtime API code, not the driver's").isEqualTo("CUDA error (35)");
-        assertThat(CudaErrors.describe(912, java.util.Optional.of("CUDA_ERROR_INVALID_CLUSTER_SIZE")))
+        assertThat(CudaErrors.describe(912, Optional.of("CUDA_ERROR_INVALID_CLUSTER_SIZE")))
                 .isEqualTo("CUDA_ERROR_INVALID_CLUSTER_SIZE (912)");
     }
 }
