@@ -1,5 +1,6 @@
 package io.nccldoctor.cli;
 
+import io.nccldoctor.core.StandInBuild;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -29,34 +30,9 @@ final class StandInTool {
 
     static synchronized Path dir() {
         if (built == null) {
-            built = build(Path.of("../collectives/src/test/c"), Path.of("target/standins"));
+            built = StandInBuild.make(Path.of("../collectives/src/test/c"), Path.of("target/standins"));
         }
         return built;
-    }
-
-    private static Path build(Path sources, Path out) {
-        Path abs = out.toAbsolutePath();
-        try {
-            Files.createDirectories(abs);
-            Path log = abs.resolve("build.log");
-            ProcessBuilder pb = new ProcessBuilder(List.of("make", "-s", "-C", sources.toAbsolutePath().normalize().toString(), "OUT=" + abs))
-                    .redirectErrorStream(true).redirectOutput(log.toFile());
-            pb.environment().put("LC_ALL", "C");
-            Process p = pb.start();
-            if (!p.waitFor(180, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IllegalStateException("building the stand-ins took over 180 s; see " + log);
-            }
-            if (p.exitValue() != 0) {
-                throw new IllegalStateException("building the stand-ins failed (make and gcc are needed): " + Files.readString(log));
-            }
-            return abs;
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot run make to build the stand-ins (install make and gcc): " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 
     /** LD_LIBRARY_PATH of the given stand-in folders (cuda13, nccl-2.28.3, nvml, ibverbs, ...). */

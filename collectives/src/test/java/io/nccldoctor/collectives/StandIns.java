@@ -2,14 +2,10 @@ package io.nccldoctor.collectives;
 
 import com.sun.jna.Function;
 import com.sun.jna.NativeLibrary;
+import io.nccldoctor.core.StandInBuild;
 import io.nccldoctor.core.libs.JnaLoader;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The host-memory stand-ins for libcuda, libnccl, NVML and libibverbs (src/test/c, README there), built once per
@@ -25,38 +21,9 @@ public final class StandIns {
     /** The folder holding cuda13/, cuda12/, nccl-2.28.3/, nccl-2.21.5/, nccl-2.13.4/, nvml/, ibverbs/, broken/. */
     public static synchronized Path dir() {
         if (built == null) {
-            built = build(Path.of("src/test/c"), Path.of("target/standins"));
+            built = StandInBuild.make(Path.of("src/test/c"), Path.of("target/standins"));
         }
         return built;
-    }
-
-    /**
-     * Runs make in the sources folder with a time limit; a missing compiler fails the test with what to install.
-     */
-    static Path build(Path sources, Path out) {
-        Path abs = out.toAbsolutePath();
-        try {
-            Files.createDirectories(abs);
-            Path log = abs.resolve("build.log");
-            ProcessBuilder pb = new ProcessBuilder(List.of("make", "-s", "-C", sources.toAbsolutePath().toString(), "OUT=" + abs))
-                    .redirectErrorStream(true).redirectOutput(log.toFile());
-            pb.environment().put("LC_ALL", "C");
-            Process p = pb.start();
-            if (!p.waitFor(180, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IllegalStateException("building the stand-ins took over 180 s; see " + log);
-            }
-            if (p.exitValue() != 0) {
-                throw new IllegalStateException("building the stand-ins failed (make and gcc are needed): "
-                        + Files.readString(log, StandardCharsets.UTF_8));
-            }
-            return abs;
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot run make to build the stand-ins (install make and gcc): " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 
     public static String libcuda() {
