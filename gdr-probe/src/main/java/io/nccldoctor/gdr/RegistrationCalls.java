@@ -11,6 +11,7 @@ import io.nccldoctor.core.Fact;
 import io.nccldoctor.core.libs.CudaErrors;
 import io.nccldoctor.core.libs.JnaLoader;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -106,6 +107,9 @@ final class RegistrationCalls {
         for (String gpu : gpuBusIds) {
             pairs.addAll(gpu(ibv, cuda, gpu, usable));
         }
+        List<String> order = usable.stream().map(Hca::name).toList(); // listed per HCA, then per GPU, as before
+        pairs.sort(Comparator.comparingInt((Registration.PairResult p) -> order.indexOf(p.hca()))
+                .thenComparingInt(p -> gpuBusIds.indexOf(p.gpuBusId())));
         return pairs;
     }
 
