@@ -1,25 +1,30 @@
 package io.nccldoctor.cli;
 
+import io.nccldoctor.collectives.LibrariesProbe;
 import io.nccldoctor.core.InputException;
 import io.nccldoctor.core.Json;
 import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.core.Snapshots;
+import io.nccldoctor.gdr.GpuProbe;
 import io.nccldoctor.reports.Evaluation;
 import io.nccldoctor.reports.NodeShape;
 import io.nccldoctor.reports.PreflightReport;
 import io.nccldoctor.reports.PreflightText;
+import io.nccldoctor.reports.QuickCheck;
 import io.nccldoctor.reports.Rule;
 import io.nccldoctor.reports.RuleContext;
 import io.nccldoctor.reports.rules.Registry;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "preflight", mixinStandardHelpOptions = true,
         description = {
@@ -101,38 +106,21 @@ final class PreflightCommand implements Callable<Integer> {
         return report.summary().exitCode();
     }
 
-    /** --quick: the short NCCL run, its findings added, or why it did not run added to "not checked". */
+    /** --quick: the short NCCL run (QuickCheck), its findings added, or why it did not run added to "not checked". */
     private Evaluation quick(Snapshot snapshot, Evaluation e) {
-        List<Evaluation.NotChecked> notChecked = new java.util.ArrayList<>(e.notChecked());
-        List<io.nccldoctor.reports.Finding> findings = new java.util.ArrayList<>(e.findings());
         var host = hostOptions.host();
-        List<String> missing = RunCommand.missingPieces(new io.nccldoctor.collectives.LibrariesProbe().run(host),
-                new io.nccldoctor.gdr.GpuProbe().run(host));
-        long gpus = io.nccldoctor.reports.Sections.pci(snapshot).flatMap(p -> p.devices().isValue() ? java.util.Optional.of(p.devices().get())
-                : java.util.Optional.empty()).orElse(List.of()).stream().filter(d -> d.kind() == io.nccldoctor.pcie.DeviceKind.GPU).count();
-        if (hostOptions.from != null) {
-            missing = List.of("a capture cannot run NCCL (--quick runs on the live node)");
-        }
-        if (!missing.isEmpty()) {
-            notChecked.add(new Evaluation.NotChecked(io.nccldoctor.reports.QuickCheck.CODE_FAILED, "quick NCCL check (--quick)",
-                    "cannot run here: " + String.join("; ", missing)));
-            return new Evaluation(findings, notChecked, e.passed());
-        }
+        Optional<String> capture = hostOptions.from == null ? Optional.empty()
+                : Optional.of("a capture cannot run NCCL (--quick runs on the live node)");
+        var err = spec.commandLine().getErr();
         try {
-            Path work = java.nio.file.Files.createTempDirectory("nccl-doctor-quick-");
-            var r = io.nccldoctor.reports.QuickCheck.run(snapshot, SweepCommand.childCommand(), (int) gpus, quickTimeout, System.getenv(), work);
-            if (r.skipped().isPresent()) {
-                notChecked.add(new Evaluation.NotChecked(io.nccldoctor.reports.QuickCheck.CODE_FAILED, "quick NCCL check (--quick)",
-                        r.skipped().get()));
-            }
-            findings.addAll(r.findings());
-            r.lines().forEach(l -> spec.commandLine().getErr().println("quick: " + l));
-        } catch (java.io.IOException ex) {
+            return QuickCheck.addTo(e, snapshot, new LibrariesProbe().run(host), new GpuProbe().run(host), capture,
+                    JavaSelf.argv(List.of("sweep-child")), quickTimeout, System.getenv(), l -> err.println("quick: " + l));
+        } catch (IOException ex) {
             throw new IllegalStateException("--quick: " + ex.getMessage(), ex);
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
+            return e;
         }
-        return new Evaluation(findings, notChecked, e.passed());
     }
 
     /** The same judgement as a one-node report, in the format of the file's extension (a status file: ours is replaced). */

@@ -1,11 +1,15 @@
 package io.nccldoctor.reports;
 
+import io.nccldoctor.collectives.Libraries;
+import io.nccldoctor.collectives.launch.Readiness;
 import io.nccldoctor.collectives.parse.NcclTestsOutput;
 import io.nccldoctor.collectives.sweep.Orchestrator;
 import io.nccldoctor.collectives.sweep.ResultLog;
 import io.nccldoctor.collectives.sweep.SweepPlan;
 import io.nccldoctor.collectives.sweep.SweepRecord;
+import io.nccldoctor.core.Fact;
 import io.nccldoctor.core.Snapshot;
+import io.nccldoctor.gdr.GpuSurvey;
 import io.nccldoctor.pcie.DeviceKind;
 import io.nccldoctor.pcie.LinkCeiling;
 import io.nccldoctor.pcie.Topology;
@@ -17,6 +21,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * `preflight --quick`: a short NCCL allreduce, allgather and alltoall on the node's GPUs in one child process (the
@@ -49,6 +54,32 @@ public final class QuickCheck {
     }
 
     private QuickCheck() {
+    }
+
+    /**
+     * `preflight --quick` on this node: the check's findings added to the evaluation, or why it did not run added to
+     * what was not checked.
+     *
+     * @param gpus      what the CUDA driver sees: the child drives every GPU it sees
+     * @param cannotRun why it cannot run at all (a capture is not a live node), if so
+     * @param lines     told one line per collective (peak bus bandwidth, or the failure)
+     */
+    public static Evaluation addTo(Evaluation e, Snapshot s, Libraries libs, GpuSurvey gpus, Optional<String> cannotRun,
+                                   List<String> childCommand, int timeoutSeconds, Map<String, String> env, Consumer<String> lines)
+            throws IOException, InterruptedException {
+        List<Evaluation.NotChecked> notChecked = new ArrayList<>(e.notChecked());
+        List<Finding> findings = new ArrayList<>(e.findings());
+        Fact<Integer> count = gpus.gpus().map(List::size);
+        List<String> missing = cannotRun.map(List::of).orElseGet(() -> Readiness.missing(libs, count, 1, env));
+        if (!missing.isEmpty()) {
+            notChecked.add(new Evaluation.NotChecked(CODE_FAILED, "quick NCCL check (--quick)", "cannot run here: " + String.join("; ", missing)));
+            return new Evaluation(findings, notChecked, e.passed());
+        }
+        Result r = run(s, childCommand, count.get(), timeoutSeconds, env, Files.createTempDirectory("nccl-doctor-quick-"));
+        r.skipped().ifPresent(why -> notChecked.add(new Evaluation.NotChecked(CODE_FAILED, "quick NCCL check (--quick)", why)));
+        findings.addAll(r.findings());
+        r.lines().forEach(lines);
+        return new Evaluation(findings, notChecked, e.passed());
     }
 
     /** The narrowest usable bandwidth (GB/s) on any path between two of the node's GPUs; empty with fewer than two. */
