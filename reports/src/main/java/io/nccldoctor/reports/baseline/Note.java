@@ -17,6 +17,8 @@ public record Note(Kind kind, String text, String source) {
                 + "goes through both root complexes"),
         SOCKET(true, "the network channels use TCP sockets (NET/Socket): every byte crosses the kernel's TCP stack and host memory"),
         NO_GDR(true, "the network channels run without GPU Direct RDMA: the NIC reads and writes a bounce buffer in host memory"),
+        NARROW_LINK(true, "a link in front of the NICs is narrower than their line rate (a PCIe slot with fewer lanes or an older "
+                + "generation): no tuning gets past it"),
         VM(true, "the GPUs sit in a virtual machine: emulated PCIe bridges hide the real topology, and peer-to-peer or GPU Direct "
                 + "RDMA may be off or go through the host's IOMMU"),
         ALGORITHM(false, "the algorithm or protocol was pinned"),

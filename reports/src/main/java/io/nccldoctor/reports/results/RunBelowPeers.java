@@ -29,7 +29,8 @@ public final class RunBelowPeers implements ResultRule {
                     + "sockets, GPU Direct RDMA off, a pinned algorithm. The ratio is taken at the sizes both runs have; "
                     + "where their size grids differ, a size one run skipped is read on the straight line in log2(size) "
                     + "between its neighbours, and the finding says which sizes were read so.",
-            "runs grouped by collective, ranks, nodes, GPU model (nccl-tests' device lines) and NCCL version; per run the median ratio to "
+            "runs grouped by collective, ranks, nodes, GPU model (nccl-tests' device lines), NCCL version and pinned NCCL_ALGO and "
+                    + "NCCL_PROTO; per run the median ratio to "
                     + "the group's best run over the sizes they share from thresholds.results.minBytes up",
             "Look at what differs between the runs: the causes listed for the slow one (its NCCL log, its command line, "
                     + "the platform), then run it again with the fast run's settings.");
@@ -92,8 +93,9 @@ public final class RunBelowPeers implements ResultRule {
     }
 
     /**
-     * collective|ranks|nodes|GPU model|busbw factor|NCCL version. What an output does not show is "?", and matches only
-     * runs that do not show it either (runs of two NCCL versions are an A/B: `compare` judges them); the factor (busbw/algbw, which nccl-tests derives from the collective and the ranks) then keeps runs
+     * collective|ranks|nodes|GPU model|busbw factor|NCCL version|NCCL_ALGO|NCCL_PROTO. What an output does not show is
+     * "?", and matches only runs that do not show it either. Runs of two NCCL versions, or with another algorithm or
+     * protocol pinned, are an A/B of that choice (`compare` and PROTOCOL_PATHOLOGY judge them); the factor (busbw/algbw, which nccl-tests derives from the collective and the ranks) then keeps runs
      * of different shapes apart. Empty for a run without a row to read the factor from.
      */
     static Optional<String> key(Run r) {
@@ -105,7 +107,8 @@ public final class RunBelowPeers implements ResultRule {
         }
         return Optional.of(r.collective().orElse("?") + "|" + r.hardware().ranks().fold(String::valueOf, why -> "?") + "|"
                 + r.hardware().nodes().fold(String::valueOf, why -> "?") + "|" + r.hardware().gpuModel().orElse("?") + "|"
-                + String.format(Locale.ROOT, "%.2f", factor.get()) + "|" + r.ncclVersion().orElse("?"));
+                + String.format(Locale.ROOT, "%.2f", factor.get()) + "|" + r.ncclVersion().orElse("?") + "|"
+                + r.env().getOrDefault("NCCL_ALGO", "") + "|" + r.env().getOrDefault("NCCL_PROTO", ""));
     }
 
     /** What neither output shows, said: the runs are then taken as one hardware because they were given together. */

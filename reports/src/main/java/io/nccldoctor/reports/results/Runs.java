@@ -8,6 +8,7 @@ import io.nccldoctor.reports.baseline.Run;
 import io.nccldoctor.reports.baseline.SystemDump;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -29,6 +30,8 @@ public final class Runs {
     /** @param dumps where NCCL's System dump comes from (HOOK: {@link SystemDump#NONE} until the log parser reads it) */
     static List<Run> of(ResultSet set, SystemDump.Source dumps) {
         List<Note> shared = new ArrayList<>(set.notes());
+        set.ceilings().stream().filter(c -> c.kind() == Ceiling.Kind.PCIE).forEach(c -> shared.add(new Note(Note.Kind.NARROW_LINK,
+                c.label() + " = " + String.format(Locale.ROOT, "%.2f GB/s", c.busBwGBps()) + " (" + c.link() + ")", "node capture")));
         List<Nics> nics = new ArrayList<>(set.nics());
         for (Map.Entry<String, NcclLog> e : set.ncclLogs().entrySet()) {
             if (set.sweeps().stream().noneMatch(s -> s.source().equals(e.getKey()))) {
