@@ -1,7 +1,6 @@
 package io.nccldoctor.reports.baseline;
 
 import io.nccldoctor.core.InputException;
-import io.nccldoctor.pcie.LspciText;
 import io.nccldoctor.pcie.SmiTopoMatrix;
 import java.util.List;
 import java.util.Optional;
@@ -14,8 +13,11 @@ import java.util.regex.Pattern;
  */
 public final class Companions {
 
-    /** The root bus of an lspci tree: "-[0000:00]-". */
-    private static final Pattern LSPCI_ROOT = Pattern.compile("-\\[[0-9a-fA-F]{4}:[0-9a-fA-F]{2}\\]-");
+    /** A bus bracket of an lspci tree: "-[0000:00]-" at the root, "-[d8-df]--" below a bridge (also in a fragment). */
+    private static final Pattern LSPCI_ROOT = Pattern.compile("-\\[(?:[0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}(?:-[0-9a-fA-F]{2})?\\]-");
+
+    /** A function and its name in an lspci tree: "00.0  Mellanox Technologies …". */
+    private static final Pattern LSPCI_FUNCTION = Pattern.compile("[0-9a-fA-F]{2}\\.[0-7]\\s{2}\\S");
 
     private Companions() {
     }
@@ -27,13 +29,8 @@ public final class Companions {
             into.addAll(Notes.fromP2p(p2p.get(), source));
             return true;
         }
-        if (lines.stream().anyMatch(l -> LSPCI_ROOT.matcher(l).find())) {
-            try {
-                LspciText.parse(lines, source, null, null);
-            } catch (InputException e) {
-                return false;
-            }
-            into.addAll(Notes.fromLspci(lines, source));
+        if (lines.stream().anyMatch(l -> LSPCI_ROOT.matcher(l).find()) && lines.stream().anyMatch(l -> LSPCI_FUNCTION.matcher(l).find())) {
+            into.addAll(Notes.fromLspci(lines, source)); // names are all it needs: a fragment of a tree is read too
             return true;
         }
         try {

@@ -25,7 +25,8 @@ public record Note(Kind kind, String text, String source) {
         NVLS(false, "NVLink SHARP (in-switch reduction) was used or allowed"),
         COLLNET(false, "in-network reduction (CollNet / IB SHARP) was used or allowed"),
         NVLINK(false, "the GPUs are joined by NVLink"),
-        NIC(false, "the network devices NCCL used");
+        NIC(false, "the network devices NCCL used"),
+        UNREAD(false, "part of the input that could not be read for this: said, not guessed");
 
         private final boolean cause;
         private final String meaning;

@@ -22,6 +22,9 @@ import java.util.regex.Pattern;
 /** Reads {@link Note}s from each kind of input: a command line's environment, an NCCL log, nvidia-smi topo, lspci, a capture. */
 public final class Notes {
 
+    /** A network channel's whole transport: "NET/IB/0", "NET/IB/1/GDRDMA", "NET/AWS Libfabric/0/GDRDMA" (name, device index). */
+    private static final Pattern WHOLE_NET = Pattern.compile("NET/[^/]+/\\d+(/.*)?");
+
     /** "[0]mlx5_0:1/IB" in "NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE ; OOB …" (net_ib/init.cc). */
     private static final Pattern NET_DEVICE = Pattern.compile("\\[(\\d+)\\]\\S+");
 
@@ -86,11 +89,17 @@ public final class Notes {
         if (socket > 0 || log.networks().stream().anyMatch(n -> n.equals("Using network Socket"))) {
             out.add(new Note(Note.Kind.SOCKET, socket > 0 ? socket + " channel connections via NET/Socket" : "NCCL: Using network Socket", source));
         }
-        long plain = sum(log.transports(), t -> t.startsWith("NET/") && !t.startsWith("NET/Socket") && !t.contains("/GDRDMA"));
+        Predicate<String> plainNet = t -> WHOLE_NET.matcher(t).matches() && !t.startsWith("NET/Socket") && !t.contains("/GDRDMA");
+        long plain = sum(log.transports(), plainNet);
         if (plain > 0) {
             out.add(new Note(Note.Kind.NO_GDR, plain + " network channel connections without /GDRDMA ("
-                    + String.join(", ", keys(log.transports(), t -> t.startsWith("NET/") && !t.startsWith("NET/Socket") && !t.contains("/GDRDMA")))
-                    + ")", source));
+                    + String.join(", ", keys(log.transports(), plainNet)) + ")", source));
+        }
+        List<String> cut = keys(log.transports(), t -> t.startsWith("NET/") && !WHOLE_NET.matcher(t).matches());
+        if (!cut.isEmpty()) {
+            out.add(new Note(Note.Kind.UNREAD, "network transport " + String.join(", ", cut) + " read without its device index and "
+                    + "suffix (a plugin name with a space, \"NET/AWS Libfabric/0\"): whether it used GPU Direct RDMA is not judged",
+                    source));
         }
         log.nicGdr().stream().filter(n -> !n.enabled()).findFirst()
                 .ifPresent(n -> out.add(new Note(Note.Kind.NO_GDR, "NCCL: " + n.line().strip(), source)));

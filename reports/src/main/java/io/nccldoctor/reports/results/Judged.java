@@ -35,6 +35,7 @@ record Judged(Run run, Expectation expectation) {
             out.add("the input shows no cause: give the run's NCCL_DEBUG=INFO output (transports, GPU Direct RDMA), "
                     + "nvidia-smi topo -m and -p2p r, or a capture of a node");
         }
+        run.notes().stream().filter(n -> n.is(Note.Kind.UNREAD)).forEach(n -> out.add("not judged: " + n.text() + " (" + n.source() + ")"));
         return out;
     }
 

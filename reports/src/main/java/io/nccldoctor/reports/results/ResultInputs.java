@@ -23,17 +23,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Stream;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Reads the inputs of `nccl-doctor report`: nccl-tests text or -J output, `nccl-doctor run --json` output, the JSONL
@@ -48,7 +44,6 @@ public final class ResultInputs {
     private static final Map<String, String> COLLECTIVES = Map.of("all_reduce_perf", "allreduce", "all_gather_perf", "allgather",
             "alltoall_perf", "alltoall", "reduce_scatter_perf", "reducescatter", "broadcast_perf", "broadcast", "reduce_perf", "reduce",
             "sendrecv_perf", "sendrecv");
-    private static final Pattern HOST = Pattern.compile("\\bon\\s+(\\S+)\\s+device\\b");
 
     /** report.yaml. */
     public record Bundle(String title, Boolean example, List<String> nodes, List<SweepEntry> sweeps, List<PerftestEntry> perftest,
@@ -202,7 +197,7 @@ public final class ResultInputs {
     }
 
     static Sweep fromTests(Path p, String label, Map<String, String> env, Integer nodeCount, NcclTestsOutput out, String tool) {
-        Fact<Integer> ranks = out.devices().isEmpty() ? Fact.absent("no '# Rank' lines") : Fact.of(out.devices().size());
+        Fact<Integer> ranks = Hardware.deviceRanks(out);
         Fact<String> named = out.test().flatMap(t -> {
             String c = COLLECTIVES.get(t.replaceFirst("_mpi$", ""));
             return c == null ? Fact.absent("unknown test " + t) : Fact.of(c);
@@ -210,18 +205,10 @@ public final class ResultInputs {
         // without the "# Collective test starting" line, the table's own columns often say which test printed it
         Fact<String> collective = named.isValue() || !named.reason().startsWith("no ") ? named
                 : CollectiveFromTable.of(out.rows(), ranks);
-        Set<String> hosts = new LinkedHashSet<>();
-        for (String d : out.devices()) {
-            Matcher m = HOST.matcher(d);
-            if (m.find()) {
-                hosts.add(m.group(1));
-            }
-        }
-        Fact<Integer> nodes = nodeCount != null ? Fact.of(nodeCount)
-                : hosts.isEmpty() ? Fact.absent("no host names in the '# Rank' lines") : Fact.of(hosts.size());
+        Hardware hardware = Hardware.of(out, collective);
+        Fact<Integer> nodes = nodeCount != null ? Fact.of(nodeCount) : hardware.nodes();
         Fact<String> version = out.ncclLibrary().map(ResultInputs::versionOf);
-        return new Sweep(label, p.toString(), tool, collective, ranks, nodes, env, version, out.rows(), Map.of(), 0,
-                Hardware.of(out, collective));
+        return new Sweep(label, p.toString(), tool, collective, ranks, nodes, env, version, out.rows(), Map.of(), 0, hardware);
     }
 
     /** NCCL's version code (22703) as 2.27.3. */
