@@ -72,7 +72,8 @@ public final class CompareMarkdown {
         if (!c.a().decisions().isEmpty() || !c.b().decisions().isEmpty()) {
             line("## What NCCL decided");
             line("");
-            line("From the NCCL_DEBUG=INFO lines among or inside each arm's inputs.");
+            String from = Decisions.origin(c.a().decisions(), c.b().decisions());
+            line("From " + from + ".");
             line("");
             line("- A " + text(c.a().name()) + ": " + text(c.a().decisions().line()));
             line("- B " + text(c.b().name()) + ": " + text(c.b().decisions().line()));

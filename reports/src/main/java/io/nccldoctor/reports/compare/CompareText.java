@@ -17,7 +17,7 @@ public final class CompareText {
             c.notes().forEach(n -> s.append("note: ").append(n).append('\n'));
         }
         if (!c.a().decisions().isEmpty() || !c.b().decisions().isEmpty()) {
-            s.append("\nWhat NCCL decided (from the NCCL_DEBUG=INFO lines in each arm):\n  A ").append(c.a().name()).append(": ")
+            s.append("\nWhat NCCL decided (from ").append(Decisions.origin(c.a().decisions(), c.b().decisions())).append("):\n  A ").append(c.a().name()).append(": ")
                     .append(c.a().decisions().line()).append("\n  B ").append(c.b().name()).append(": ").append(c.b().decisions().line())
                     .append('\n');
         }

@@ -21,8 +21,9 @@ import java.util.TreeMap;
  * @param transports channel connections per transport
  * @param algorithms algorithm/protocol choices and how often they were logged
  * @param gdr        "enabled" / "disabled" per NIC line (NET/IB : GPU Direct RDMA … for HCA)
+ * @param children   true when read from a sweep's children (their parsed logs), false from logs among the inputs
  */
-public record Decisions(int logs, Map<String, Long> transports, Map<String, Long> algorithms, Map<String, Long> gdr) {
+public record Decisions(int logs, Map<String, Long> transports, Map<String, Long> algorithms, Map<String, Long> gdr, boolean children) {
 
     public Decisions {
         transports = Map.copyOf(new TreeMap<>(transports));
@@ -31,7 +32,7 @@ public record Decisions(int logs, Map<String, Long> transports, Map<String, Long
     }
 
     public static Decisions none() {
-        return new Decisions(0, Map.of(), Map.of(), Map.of());
+        return new Decisions(0, Map.of(), Map.of(), Map.of(), false);
     }
 
     /** From NCCL logs: standalone logs, or the NCCL lines inside nccl-tests outputs. */
@@ -44,7 +45,7 @@ public record Decisions(int logs, Map<String, Long> transports, Map<String, Long
             l.algorithms().forEach((k, v) -> algorithms.merge(k, v, Long::sum));
             l.nicGdr().forEach(n -> gdr.merge(n.enabled() ? "enabled" : "disabled", 1L, Long::sum));
         }
-        return new Decisions(logs.size(), transports, algorithms, gdr);
+        return new Decisions(logs.size(), transports, algorithms, gdr, false);
     }
 
     /** From one arm of a sweep result: each child's parsed log is on every one of its points, counted once. */
@@ -62,7 +63,12 @@ public record Decisions(int logs, Map<String, Long> transports, Map<String, Long
                 }
             }
         }
-        return transports.isEmpty() && algorithms.isEmpty() ? none() : new Decisions(children.size(), transports, algorithms, Map.of());
+        return transports.isEmpty() && algorithms.isEmpty() ? none() : new Decisions(children.size(), transports, algorithms, Map.of(), true);
+    }
+
+    /** Where decisions of two arms come from, for the heading over them. */
+    public static String origin(Decisions a, Decisions b) {
+        return a.children() || b.children() ? "the children's NCCL_DEBUG=INFO logs" : "the NCCL_DEBUG=INFO lines among or inside each arm's inputs";
     }
 
     @JsonIgnore

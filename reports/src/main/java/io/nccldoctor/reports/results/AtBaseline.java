@@ -27,11 +27,13 @@ public final class AtBaseline implements ResultRule {
 
     @Override
     public Outcome check(ResultSet results, RuleContext context) {
-        if (Judged.noBaselines(results)) {
-            return Outcome.waived("no baselines file (configs/baselines.yaml, or --baselines FILE)");
+        List<Judged> all = Judged.of(results, context.config().thresholds().results());
+        String none = Judged.noneJudged(results, all);
+        if (none != null) {
+            return Outcome.waived(none);
         }
         List<Finding> found = new ArrayList<>();
-        for (Judged j : Judged.of(results, context.config().thresholds().results())) {
+        for (Judged j : all) {
             Expectation e = j.expectation();
             if (e.verdict() != Expectation.Verdict.WITHIN) {
                 continue;

@@ -38,12 +38,14 @@ public final class BelowBaseline implements ResultRule {
 
     @Override
     public Outcome check(ResultSet results, RuleContext context) {
-        if (Judged.noBaselines(results)) {
-            return Outcome.waived("no baselines file (configs/baselines.yaml, or --baselines FILE)");
-        }
         ResultThresholds t = context.config().thresholds().results();
+        List<Judged> all = Judged.of(results, t);
+        String none = Judged.noneJudged(results, all);
+        if (none != null) {
+            return Outcome.waived(none);
+        }
         List<Finding> found = new ArrayList<>();
-        for (Judged j : Judged.of(results, t)) {
+        for (Judged j : all) {
             Expectation e = j.expectation();
             if (e.verdict() != Expectation.Verdict.BELOW && e.verdict() != Expectation.Verdict.FAR_BELOW) {
                 continue;

@@ -39,6 +39,29 @@ record Judged(Run run, Expectation expectation) {
         return out;
     }
 
+    /**
+     * Why no sweep was judged against a baseline, or null when one was: each sweep with what was recognised of its
+     * hardware and what is missing, so that the reader knows what to add (a whole nccl-tests output, a capture, a
+     * bundle's hardware entry) or which entry is missing from configs/baselines.yaml.
+     */
+    static String noneJudged(ResultSet set, List<Judged> all) {
+        if (noBaselines(set)) {
+            return "no baselines file (configs/baselines.yaml, or --baselines FILE)";
+        }
+        if (all.isEmpty()) {
+            return "no sweep among the inputs";
+        }
+        List<String> why = new ArrayList<>();
+        for (Judged j : all) {
+            Expectation.Verdict v = j.expectation().verdict();
+            if (v != Expectation.Verdict.NO_BASELINE && v != Expectation.Verdict.TOO_SMALL) {
+                return null;
+            }
+            why.add(j.run().describe() + ": " + j.expectation().why());
+        }
+        return "no published baseline applies: " + String.join(" | ", why);
+    }
+
     /** Whether a file of baselines was given at all. */
     static boolean noBaselines(ResultSet set) {
         return set.baselines().baselines().isEmpty() && set.baselines().ceilings().isEmpty();

@@ -16,13 +16,18 @@ import io.nccldoctor.reports.ResultThresholds;
 import io.nccldoctor.reports.RuleContext;
 import io.nccldoctor.reports.RulesConfig;
 import io.nccldoctor.reports.baseline.Baselines;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The judgement detectors on real published runs (corpus/, collectives' fixtures/public; each cited in its README):
@@ -145,13 +150,12 @@ class JudgementRulesTest {
     @Test
     void outputsWithoutDeviceLinesHaveNoBaselineAndSaySo() {
         ResultSet set = read(CORPUS.resolve("nccl-tests/nccl-tests-h100-p5-aws-batch-mpi-tag-wide-header.txt"));
-        assertThat(run(new BelowBaseline(), set, defaults())).isEmpty();
-        assertThat(run(new NoBaseline(), set, defaults())).singleElement().satisfies(f -> {
-            assertThat(f.title()).isEqualTo("1 of 1 sweep judged against no published baseline");
-            assertThat(f.evidence().get(0)).contains("8 x an unknown GPU").contains("Not in the input: the GPU model");
-        });
-        assertThat(new BelowBaseline().check(read(CORPUS.resolve("nccl-tests/nccl-tests-h100-p5-aws-batch-mpi-tag-wide-header.txt"))
-                .withBaselines(Baselines.none()), defaults()).waivedBecause()).contains("no baselines file");
+        Outcome below = new BelowBaseline().check(set, defaults());
+        assertThat(below.findings()).isEmpty();
+        assertThat(below.waivedBecause()).startsWith("no published baseline applies: ").contains("8 x an unknown GPU")
+                .contains("Not in the input: the GPU model");
+        assertThat(new AtBaseline().check(set, defaults()).waivedBecause()).isEqualTo(below.waivedBecause());
+        assertThat(new BelowBaseline().check(set.withBaselines(Baselines.none()), defaults()).waivedBecause()).contains("no baselines file");
     }
 
     // ---- ABOVE_PHYSICAL_CEILING ----------------------------------------------------------------------------------------
@@ -195,6 +199,25 @@ class JudgementRulesTest {
             assertThat(f.evidence()).anyMatch(e -> e.startsWith("in-place busbw 268.59 GB/s at 2 GiB"));
         });
         assertThat(run(new AbovePhysicalCeiling(), set, with(thresholds(null, null, 40.0)))).as("tolerance 4000 %").isEmpty();
+    }
+
+    static Stream<Path> corpusRuns() throws IOException {
+        try (Stream<Path> files = Files.list(CORPUS.resolve("nccl-tests"))) {
+            return files.filter(p -> p.getFileName().toString().endsWith(".txt") && !p.getFileName().toString().contains("header-only"))
+                    .sorted().toList().stream();
+        }
+    }
+
+    /** Every published run of the corpus: only the one-rank no-op prints a number no hardware can reach. */
+    @ParameterizedTest
+    @MethodSource("corpusRuns")
+    void onlyTheImpossibleCorpusRunIsAboveAPhysicalCeiling(Path run) {
+        List<Finding> f = run(new AbovePhysicalCeiling(), read(run), defaults());
+        if (run.getFileName().toString().contains("impossible")) {
+            assertThat(f).hasSize(1);
+        } else {
+            assertThat(f).as("%s", run).isEmpty();
+        }
     }
 
     // ---- RUN_BELOW_PEERS -----------------------------------------------------------------------------------------------
