@@ -53,7 +53,9 @@ class CounterInconsistentTest {
                 CounterFixtures.snapshot("healthy", "after", 1_253_000_000L), d, Optional.empty()),
                 CounterRules.evaluate(d, RuleContext.defaults())));
         assertThat(text).contains("    bytes     Tx +107.1 GiB (inconsistent: no rate); Rx +107.1 GiB (inconsistent: no rate)\n")
-                .doesNotContain("% of line rate)").contains("WARN  COUNTER_INCONSISTENT");
+                .doesNotContain("% of line rate)").contains("WARN  COUNTER_INCONSISTENT")
+                .contains("    note      Tx is no rate: 115,000,000,000 bytes in 1.253 s would be 734.2 Gbit/s, 734 % of the 100 Gb/s "
+                        + "line rate: more than the link can carry");
         // a tolerance of 700 % lets it through: the threshold decides
         assertThat(judge(d, new CounterThresholds(null, null, null, null, null, null, null, null, null, 7.0))).isEmpty();
     }
