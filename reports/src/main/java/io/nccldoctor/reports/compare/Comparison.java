@@ -2,7 +2,6 @@ package io.nccldoctor.reports.compare;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.nccldoctor.collectives.parse.NcclTestsOutput;
 import io.nccldoctor.core.Fact;
 import io.nccldoctor.reports.results.Sweep;
 import java.util.ArrayList;

@@ -95,8 +95,9 @@ public final class RunBelowPeers implements ResultRule {
     /**
      * collective|ranks|nodes|GPU model|busbw factor|NCCL version|NCCL_ALGO|NCCL_PROTO. What an output does not show is
      * "?", and matches only runs that do not show it either. Runs of two NCCL versions, or with another algorithm or
-     * protocol pinned, are an A/B of that choice (`compare` and PROTOCOL_PATHOLOGY judge them); the factor (busbw/algbw, which nccl-tests derives from the collective and the ranks) then keeps runs
-     * of different shapes apart. Empty for a run without a row to read the factor from.
+     * protocol pinned, are an A/B of that choice (`compare` and PROTOCOL_PATHOLOGY judge them); the factor (busbw/algbw,
+     * which nccl-tests derives from the collective and the ranks) keeps runs of different shapes apart. Empty for a run
+     * without a row to read the factor from.
      */
     static Optional<String> key(Run r) {
         Optional<Double> factor = r.rows().stream().filter(x -> x.outOfPlace().algBwGBps() >= 1)

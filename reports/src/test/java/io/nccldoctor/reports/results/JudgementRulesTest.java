@@ -16,6 +16,7 @@ import io.nccldoctor.reports.ResultThresholds;
 import io.nccldoctor.reports.RuleContext;
 import io.nccldoctor.reports.RulesConfig;
 import io.nccldoctor.reports.baseline.Baselines;
+import io.nccldoctor.reports.baseline.Run;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -245,6 +246,21 @@ class JudgementRulesTest {
                     .anyMatch(e -> e.contains("in neither output: the runs are taken as the same hardware"));
         });
         assertThat(run(new RunBelowPeers(), set, with(thresholds(null, 0.7, null)))).as("threshold 70 %").isEmpty();
+    }
+
+    /** The ratio of two runs on different grids (x4 against x2, corpus/nccl-tests) names the sizes it read between. */
+    @Test
+    void aRatioOverUnequalGridsNamesTheInterpolatedSizes() {
+        List<Run> runs = Runs.of(read(CORPUS.resolve("nccl-tests/nccl-tests-a100-broadcast-old-root-col.txt"),
+                CORPUS.resolve("nccl-tests/nccl-tests-rtx5090-broadcast-socket-step4-version-header.txt")));
+        PeerRatio p = PeerRatio.of(runs.get(1), runs.get(0), 1L << 20, 4).orElseThrow();
+        assertThat(p.from()).isEqualTo(1L << 20);
+        assertThat(p.to()).isEqualTo(64L << 20);
+        assertThat(p.interpolated()).containsExactly(
+                "2 MiB ('nccl-tests-rtx5090-broadcast-socket-step4-version-header', between 1 MiB and 4 MiB)",
+                "8 MiB ('nccl-tests-rtx5090-broadcast-socket-step4-version-header', between 4 MiB and 16 MiB)",
+                "32 MiB ('nccl-tests-rtx5090-broadcast-socket-step4-version-header', between 16 MiB and 64 MiB)");
+        assertThat(PeerRatio.of(runs.get(1), runs.get(0), 1L << 20, 2).orElseThrow().interpolated()).as("x4 gaps, limit x2").isEmpty();
     }
 
     @Test
