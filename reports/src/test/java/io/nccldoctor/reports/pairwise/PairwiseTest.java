@@ -153,6 +153,19 @@ class PairwiseTest {
     }
 
     @Test
+    void bisectionStopsAndSaysSoWhenNeitherHalfIsSlower(@TempDir Path dir) {
+        StandIn runner = new StandIn("none");
+        PairwiseReport r = Pairwise.run(options(List.of("a", "b", "c", "d", "e"), dir, true), runner, RulesConfig.defaults(),
+                line -> { }, "now");
+        assertThat(runner.launched).extracting(a -> a.get(2)).containsExactly("a,b", "c,d,e");
+        assertThat(r.notes()).containsExactly("neither half is slower (122.57 and 122.57 GB/s): no single slow node among these 5, or "
+                + "one in each half; run --pairwise on a,b,c,d,e");
+        assertThat(Pairwise.plan(options(List.of("a", "b", "c", "d", "e", "f"), dir, true)).lines().skip(1)).containsExactly(
+                "srun -w a,b,c -N3 --ntasks-per-node=4 all_reduce_perf -b 1G -e 8G -f 2 -g 1 > group_a_to_c_3.txt",
+                "srun -w d,e,f -N3 --ntasks-per-node=4 all_reduce_perf -b 1G -e 8G -f 2 -g 1 > group_d_to_f_3.txt");
+    }
+
+    @Test
     void theDryRunPlanIsOneSrunLinePerPairAndMarksCompleteOnes(@TempDir Path dir) throws IOException {
         Files.copy(FAST, dir.resolve("a_b.txt"));
         String plan = Pairwise.plan(options(List.of("a", "b", "c"), dir, false));
