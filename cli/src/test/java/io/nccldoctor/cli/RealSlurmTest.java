@@ -54,7 +54,7 @@ class RealSlurmTest {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Path launcher = dir.resolve("nccl-doctor");
         Files.writeString(launcher, "#!/bin/sh\nexec '" + java + "' -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Dnccldoctor.home='" + repo
-                + "' -cp '" + cp + "' io.nccldoctor.cli.Main \"$@\"\n");
+                + "' -cp '" + cp + "' " + Main.class.getName() + " \"$@\"\n");
         Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"));
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
         return launcher;

@@ -36,8 +36,8 @@ public final class RoceBond implements Rule {
             "bonding/mode, bonding/xmit_hash_policy and bonding/slaves of each bond an RDMA port's GIDs name "
                     + "(/sys/class/net/BOND/bonding), and NCCL_IB_QPS_PER_CONNECTION",
             "Use xmit_hash_policy layer3+4 (802.3ad or balance-xor, on the node and on the switch's port channel) and "
-                    + "NCCL_IB_QPS_PER_CONNECTION=2 or more (NCCL_IB_SPLIT_DATA_ON_QPS=0 spreads by message); or give NCCL "
-                    + "each port as its own rail without the bond. Check with two-node nccl-tests against ib_write_bw -q 8.");
+                    + "NCCL_IB_QPS_PER_CONNECTION=2 or more; or give NCCL each port as its own rail without the bond. Check "
+                    + "with two-node nccl-tests against ib_write_bw -q 8.");
 
     /** Hash policies whose input is the same for every packet between two hosts (bonding.rst: xmit_hash_policy). */
     static final Set<String> PER_HOST_PAIR = Set.of("layer2", "layer2+3", "encap2+3", "vlan+srcmac");
