@@ -26,9 +26,12 @@ public final class Registry {
                 new IommuTranslation(),
                 new RdmaPortNotActive(),
                 RoceConfig.v2Gid(),
+                RoceConfig.gidIndex(),
                 RoceConfig.mtu(),
                 RoceQos.pfc(),
                 RoceQos.trust(),
+                new RoceDcqcn(),
+                new RoceBond(),
                 new ArpFlux(),
                 new FirmwareMixed(),
                 new RegistrationFailed(),
@@ -37,8 +40,8 @@ public final class Registry {
 
     /** The rules that judge RDMA ports and RoCE settings alone, which `parse rdma` applies to pasted state text. */
     public static List<Rule> rdmaRules() {
-        return List.of(new RdmaPortNotActive(), RoceConfig.v2Gid(), RoceConfig.mtu(), RoceQos.pfc(), RoceQos.trust(),
-                new ArpFlux(), new FirmwareMixed());
+        return List.of(new RdmaPortNotActive(), RoceConfig.v2Gid(), RoceConfig.gidIndex(), RoceConfig.mtu(), RoceQos.pfc(),
+                RoceQos.trust(), new RoceDcqcn(), new RoceBond(), new ArpFlux(), new FirmwareMixed());
     }
 
     /** The topology rules that bear on GPUDirect RDMA, which `gdr` shows with its own. */
