@@ -12,6 +12,7 @@ import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.gdr.PerftestMatrix;
 import io.nccldoctor.gdr.PerftestMatrixProbe;
 import io.nccldoctor.gdr.PerftestOutput;
+import io.nccldoctor.reports.inputs.ReportInput;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -121,6 +122,14 @@ public final class ResultInputs {
         if (!Files.isRegularFile(p)) {
             throw new InputException(p + ": no such file or folder");
         }
+        Optional<ReportInput> read = ReportInput.read(p); // every kind `parse` reads; empty for the JSON documents below
+        if (read.isPresent()) {
+            String sweep = label != null ? label : p.getFileName().toString().replaceFirst("\\.[A-Za-z0-9]+$", "");
+            read.get().tests().ifPresent(t -> sweeps.add(fromTests(p, sweep, env, nodeCount, t, read.get().tool())));
+            read.get().log().ifPresent(log -> ncclLogs.put(p.toString(), log));
+            read.get().node().ifPresent(nodes::add);
+            return;
+        }
         String text;
         try {
             text = Files.readString(p, StandardCharsets.UTF_8);
@@ -192,7 +201,7 @@ public final class ResultInputs {
             String c = COLLECTIVES.get(t.replaceFirst("_mpi$", ""));
             return c == null ? Fact.absent("unknown test " + t) : Fact.of(c);
         });
-        Fact<Integer> ranks = out.devices().isEmpty() ? Fact.absent("no '# Rank' lines") : Fact.of(out.devices().size());
+        Fact<Integer> ranks = out.ranks(); // the device lines when the paste holds all of them
         Set<String> hosts = new LinkedHashSet<>();
         for (String d : out.devices()) {
             Matcher m = HOST.matcher(d);
