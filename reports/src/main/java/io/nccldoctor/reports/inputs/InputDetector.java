@@ -19,8 +19,15 @@ final class InputDetector {
     private InputDetector() {
     }
 
+    /**
+     * The bytes every kind but the NCCL log is told from: 64 KiB, dozens of device blocks or table rows. An input
+     * longer than that is most often a log; NCCL's log reader looks at its whole head.
+     */
+    static final int SHORT_HEAD_BYTES = 64 << 10;
+
     static Recognition detect(InputText in) {
-        Head head = Head.of(in.headLines(), in.source());
+        List<String> lines = in.headLines();
+        Head head = Head.of(lines, in.source());
         boolean json = head.startsWith('{');
         if (json) {
             head = Head.of(in.text(), in.source());
@@ -28,10 +35,14 @@ final class InputDetector {
         if (head.nonBlank() == 0) {
             throw new InputException(in.source() + ": empty (no line that is not blank); give the output of one of: " + InputKind.keys());
         }
+        Head shortHead = json ? head : Head.of(within(lines, SHORT_HEAD_BYTES), in.source());
+        boolean cut = !json && (!in.whole() || shortHead.lines().size() < lines.size());
         List<Recognition> found = new ArrayList<>();
         for (InputKind k : json ? JSON_KINDS : List.of(InputKind.values())) {
             try {
-                found.add(Recognisers.read(k, head));
+                boolean log = k == InputKind.NCCL_LOG;
+                Recognition r = Recognisers.read(k, log ? head : shortHead);
+                found.add((log ? !in.whole() : cut) ? r.partial() : r);
             } catch (InputException notThisKind) {
                 // the next kind is tried; the message names them all when none fits
             }
@@ -46,6 +57,16 @@ final class InputDetector {
             throw refusal(in.source(), head, found, json);
         }
         return best;
+    }
+
+    /** The first lines, up to about this many bytes of UTF-8. */
+    private static List<String> within(List<String> lines, int bytes) {
+        int n = 0;
+        long sum = 0;
+        while (n < lines.size() && sum <= bytes) {
+            sum += lines.get(n++).length() + 1;
+        }
+        return lines.subList(0, n);
     }
 
     private static InputException refusal(String source, Head head, List<Recognition> found, boolean json) {

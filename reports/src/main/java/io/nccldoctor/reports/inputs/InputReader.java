@@ -27,7 +27,7 @@ public final class InputReader {
     public ParsedInput read(Path file) {
         InputText in = InputText.open(file);
         Recognition r = InputDetector.detect(in);
-        return finish(in, r.kind(), in.whole() ? r.model() : null, r.evidence());
+        return finish(in, r.kind(), r.complete() ? r.model() : null, r.evidence());
     }
 
     /** The input read as the named kind, whatever else it holds; refused in that kind's parser's words. */
@@ -58,7 +58,7 @@ public final class InputReader {
         List<ParsedInput> out = new ArrayList<>();
         for (int i = 0; i < texts.size(); i++) {
             Recognition r = kinds.get(i);
-            out.add(finish(texts.get(i), r.kind(), texts.get(i).whole() ? r.model() : null, r.evidence()));
+            out.add(finish(texts.get(i), r.kind(), r.complete() ? r.model() : null, r.evidence()));
         }
         return out;
     }

@@ -10,8 +10,18 @@ package io.nccldoctor.reports.inputs;
  * @param sure          true when a line shows the kind that no other text has (NCCL's own line prefix, a PyTorch NCCL
  *                      watchdog timeout), however much else surrounds it
  * @param evidence      what showed the kind, in words: "its '# nccl-tests version 2.13.8' header"
+ * @param complete      true when the parser read the whole input, so its model is the answer
  */
-record Recognition(InputKind kind, Object model, int understood, int notUnderstood, boolean sure, String evidence) {
+record Recognition(InputKind kind, Object model, int understood, int notUnderstood, boolean sure, String evidence, boolean complete) {
+
+    Recognition(InputKind kind, Object model, int understood, int notUnderstood, boolean sure, String evidence) {
+        this(kind, model, understood, notUnderstood, sure, evidence, true);
+    }
+
+    /** The same, read from part of the input. */
+    Recognition partial() {
+        return new Recognition(kind, model, understood, notUnderstood, sure, evidence, false);
+    }
 
     /** The text is this kind's: most of its lines are the kind's own, or a line shows it beyond doubt. */
     boolean plausible() {

@@ -51,7 +51,7 @@ public record ReportInput(InputKind kind, Optional<NcclTestsOutput> tests, Strin
             throw new InputException(in.source() + ": not an input report knows (" + why + "; report also reads nccl-doctor's own "
                     + "JSON: `run --json`, the --json of preflight, topo or gdr; capture folders and bundles with report.yaml)", e);
         }
-        Object model = InputReader.model(in, r.kind(), in.whole() ? r.model() : null);
+        Object model = InputReader.model(in, r.kind(), r.complete() ? r.model() : null);
         return Optional.of(of(in, r.kind(), model));
     }
 
