@@ -9,11 +9,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Predicts NCCL's GPUDirect RDMA decision for every GPU–NIC pair (ncclTopoCheckGdr, src/graph/paths.cc;
  * reference/nccl-internals.md §4): the transport must support GDR at all (a peer-memory client, or DMA-BUF on
- * kernel, rdma-core and GPU), the GPU must, and the pair's path must be within NCCL_NET_GDR_LEVEL (default PXB).
+ * kernel, rdma-core and GPU), the GPU must, and the pair's path must be within NCCL_NET_GDR_LEVEL (default PXB; P2C from
+ * 2.29 while NCCL_NET_GDR_C2C is on, {@link GdrLevel}).
  * NCCL_NET_GDR_READ then decides whether the NIC reads GPU memory: by default on for sm 80 and newer since 2.19.
  */
 public final class GdrPredictor {
@@ -50,7 +52,7 @@ public final class GdrPredictor {
                 false, false, chain);
     }
 
-    private static final java.util.Set<String> CONSUMER = java.util.Set.of("GEFORCE", "GEFORCE_RTX", "TITAN", "TITAN_RTX");
+    private static final Set<String> CONSUMER = Set.of("GEFORCE", "GEFORCE_RTX", "TITAN", "TITAN_RTX");
 
     /**
      * How this GPU's memory can be registered: DMA-BUF when the host allows it and the GPU reports
@@ -83,7 +85,7 @@ public final class GdrPredictor {
     public static List<GdrDecision> decide(Topology t, GpuSurvey gpus, Transport transport, Map<String, String> env,
                                            Fact<PlatformIdentity> platform) {
         String v = t.ncclVersion();
-        GdrLevel level = GdrLevel.parse(env.get("NCCL_NET_GDR_LEVEL"), v);
+        GdrLevel level = GdrLevel.parse(env.get("NCCL_NET_GDR_LEVEL"), v, env.get("NCCL_NET_GDR_C2C"));
         int pxb = NcclPathTypes.number("PXB", v);
         boolean intelClient = platform.map(p -> p.platformClass() == PlatformIdentity.PlatformClass.INTEL_CLIENT).orElse(false);
         long gpuCount = t.endpoints().stream().filter(e -> e.kind() == DeviceKind.GPU).count();

@@ -3,6 +3,8 @@ package io.nccldoctor.pcie;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
@@ -12,6 +14,7 @@ class NcclPathTypesTest {
 
     @ParameterizedTest(name = "NCCL {0}: LOC {1} NVL {2} NVB {3} C2C {4} PIX {5} PXB {6} P2C {7} PXN {8} PHB {9} SYS {10} NET {11} DIS {12}")
     @CsvSource({
+        "2.6.4,   0, 1, -1, -1, 2, 3, -1, -1, 4, 5, 6, -1",
         "2.7.8,   0, 1, -1, -1, 2, 3, -1, -1, 4, 5, 6, -1",
         "2.11.4,  0, 1, 2, -1, 3, 4, -1, -1, 5, 6, -1, -1",
         "2.12.12, 0, 1, 2, -1, 3, 4, -1, 5, 6, 7, -1, -1",
@@ -37,7 +40,37 @@ class NcclPathTypesTest {
         assertThat(NcclPathTypes.decodeDistance(4, "<=", 5, "2.27.5")).as("an Enabled line keeps its comparison").isEqualTo("PIX <= PXB");
         assertThat(NcclPathTypes.name(7, "2.12.12")).as("PATH_DIS was PATH_SYS in 2.12-2.17").isEqualTo("SYS");
         assertThatThrownBy(() -> NcclPathTypes.name(12, "2.27.5")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> NcclPathTypes.number("PIX", "2.6.4")).hasMessageContaining("predates");
+        assertThatThrownBy(() -> NcclPathTypes.number("PIX", "2.5.7")).hasMessageContaining("predates");
+    }
+
+    /** paths.cc: PATH_PXB in every release up to 2.28; from 2.29 PATH_P2C while NCCL_NET_GDR_C2C is on (its default). */
+    @ParameterizedTest(name = "NCCL {0}, NCCL_NET_GDR_C2C {1}: {2}")
+    @CsvSource({"2.18.3, true, PXB", "2.27.5, true, PXB", "2.28.9, true, PXB", "2.29.2, true, P2C", "2.29.7, false, PXB",
+        "2.30.7, true, P2C"})
+    void defaultGdrThreshold(String version, boolean c2c, String expected) {
+        assertThat(NcclPathTypes.defaultGdrLevel(version, c2c)).isEqualTo(expected);
+    }
+
+    private static List<String> read(int d, int t, String since, String until, String level) {
+        return NcclPathTypes.readings(d, ">", t, since, Optional.ofNullable(until), Optional.ofNullable(level), true).stream()
+                .map(r -> r.text() + " @" + r.since() + "-" + r.until().orElse("")).toList();
+    }
+
+    /**
+     * A line whose log names no version, read through its threshold: NVIDIA/nccl#1151's "distance 7 > 4" (wording of
+     * 2.6-2.28) is SYS > PXB wherever 4 is the default PXB, whatever 2.30 would make of it.
+     */
+    @Test
+    void versionlessLinesAreReadThroughTheirThreshold() {
+        assertThat(read(7, 4, "2.6.0", "2.29.0", null)).containsExactly("SYS > PXB @2.12.0-2.26.0");
+        assertThat(read(6, 4, "2.6.0", "2.29.0", null)).as("PHB in 2.12-2.25, SYS in 2.8-2.11: ambiguous")
+                .containsExactly("SYS > PXB @2.8.0-2.12.0", "PHB > PXB @2.12.0-2.26.0");
+        assertThat(read(8, 5, "2.6.0", "2.29.0", null)).as("5 is the default from 2.26").containsExactly("SYS > PXB @2.26.0-2.27.0",
+                "PHB > PXB @2.27.0-2.29.0");
+        assertThat(read(8, 6, "2.29.0", null, null)).as("2.29's wording: P2C is the default").containsExactly("PHB > P2C @2.29.0-");
+        assertThat(read(5, 4, "2.6.0", "2.29.0", "PHB")).as("NCCL_NET_GDR_LEVEL=PHB logged: only 2.6-2.7 number PHB 4")
+                .containsExactly("SYS > PHB @2.6.0-2.8.0");
+        assertThat(read(9, 3, "2.6.0", "2.29.0", null)).as("3 is PXB only in 2.6-2.7, which has no type 9").isEmpty();
     }
 
     @Test

@@ -1,20 +1,20 @@
 package io.nccldoctor.collectives.parse;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The byte-level half of the NCCL log parser. A block of whole lines is scanned eight bytes at a time from a copy of
  * its words (SWAR: the newlines counted and the 'N' bytes found with the exact zero-byte mask of Hacker's Delight 6-1,
- * taken in order); only lines that hold "NCCL" are looked at, per-operation lines (the bulk of a COLL log) are counted
- * from their first bytes and passed over by their newlines, channel lines give their transport from bytes, and only the
- * other lines become strings, handed to {@link #accept}. Written for the first JIT tier: plain array arithmetic, no
- * call left in the loops.
+ * taken in order); only lines that hold "NCCL" are looked at. An INFO message is told by its first words
+ * ({@link MessageKinds}, the table the line half shares): per-operation lines (the bulk of a COLL log) and the kinds
+ * that carry nothing the parser reads are counted and passed over by their newlines, channel lines give their transport
+ * from bytes, a dump's link lines their numbers ({@link DumpLinkBytes}), the other kinds it reads go to
+ * {@link #message} (which remembers what a repeated text said), and only unknown messages and warnings become strings,
+ * handed to {@link #accept}. A log pasted without NCCL's prefix is read line by line ({@link #acceptBare}). Written for
+ * the first JIT tier: plain array arithmetic, no call left in the inner loops.
  */
-abstract class BlockScanner {
+abstract class BlockScanner extends ByteWords {
 
     /** Lines counted, and those NCCL wrote (the per-operation and channel lines counted here, the rest by the subclass). */
     long lines;
@@ -26,46 +26,22 @@ abstract class BlockScanner {
     private static final short O_SPACE = (short) ('O' | ' ' << 8);
     private static final long COLON_OPCOUN = word(": opCoun");
 
-    private static long word(String eight) {
-        return ByteBuffer.wrap(eight.getBytes(StandardCharsets.ISO_8859_1)).order(ByteOrder.LITTLE_ENDIAN).getLong();
-    }
-
     /** "CCL" after the 'N', little-endian. */
     private static final int CCL = 'C' | 'C' << 8 | 'L' << 16;
-    private static final long LOW7 = 0x7F7F7F7F7F7F7F7FL;
-    private static final long ONES = 0x0101010101010101L;
-    private static final long HIGHS = 0x8080808080808080L;
-    private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
     private static final long NS = 0x4E4E4E4E4E4E4E4EL;
     private static final byte[] INFO_OPCOUNT = ": opCount".getBytes(StandardCharsets.ISO_8859_1);
     private static final byte[] NCCL_INFO = "NCCL INFO ".getBytes(StandardCharsets.ISO_8859_1);
     private static final byte[] VIA = " via ".getBytes(StandardCharsets.ISO_8859_1);
-    private static final long CHANNEL_ = word("Channel ");
     /** 'v' in every byte, and " via " in the low five bytes of a little-endian word. */
     private static final long VS = 0x7676767676767676L;
     private static final long SPACE_VIA = word(" via \0\0\0") & 0xFF_FFFF_FFFFL;
     static final byte[] WATCHDOG = "Watchdog caught".getBytes(StandardCharsets.ISO_8859_1);
 
-    /** 0x80 in each byte of x that is zero, 0 elsewhere (exact: no false positives from borrows). */
-    private static long zeroBytes(long x) {
-        return ~(((x & LOW7) + LOW7) | x | LOW7);
-    }
-
-    /**
-     * The index of the byte that holds the lowest 0x80 bit of a {@link #zeroBytes} mask: a multiply instead of
-     * Long.numberOfTrailingZeros, which the first JIT tier calls as a method.
-     */
-    private static int lowestByte(long mask) {
-        return (int) ((((mask & -mask) >>> 7) * 0x0001020304050607L) >>> 56);
-    }
-
-    /** The block being read: its bytes, the same bytes as little-endian words (zero past len), and its length. */
-    ByteBuffer buf;
-    private long[] words;
-    int len;
     /** The last newline before the current word, and the start of the last line already read, in acceptBlock. */
     private int lastNewline;
     private int handled;
+    /** The end of the line the last candidate read, when it found it (-1: not looked for). */
+    private int knownEnd;
 
     /**
      * Whole lines of a file: buf[0, len), which ends at a line end or the file's end, with the same bytes in
@@ -77,11 +53,22 @@ abstract class BlockScanner {
         this.len = len;
         lastNewline = -1;
         handled = -1;
-        int count = (len + 7) >>> 3;
-        // Short calls, so that the JIT compiles the scan as a method soon: a long-running loop gets only an
-        // on-stack-replacement compile, which runs this scan at half the speed.
-        for (int from = 0; from < count; from += CHUNK) {
-            scan(from, Math.min(count, from + CHUNK));
+        if (bareLines) {
+            for (int start = 0; start < len; ) {
+                int end = lineEnd(start);
+                if (end < len) {
+                    lines++;
+                }
+                acceptBare(line(buf, start, end));
+                start = end + 1;
+            }
+        } else {
+            int count = (len + 7) >>> 3;
+            // Short calls, so that the JIT compiles the scan as a method soon: a long-running loop gets only an
+            // on-stack-replacement compile, which runs this scan at half the speed.
+            for (int from = 0; from < count; from += CHUNK) {
+                scan(from, Math.min(count, from + CHUNK));
+            }
         }
         if (len > 0 && buf.get(len - 1) != '\n') {
             lines++; // the file's last line has no newline
@@ -109,7 +96,8 @@ abstract class BlockScanner {
                         && candidate(buf, len, last + 1, at)) {
                     handled = last + 1;
                     if ((nl & (events & events - 1)) == 0) { // the line goes on past this word
-                        j = nextNewlineWord(j + 1, to) - 1;
+                        int end = knownEnd;
+                        j = (end >= 0 ? Math.min(to, end >>> 3) : nextNewlineWord(j + 1, to)) - 1;
                         break;
                     }
                 }
@@ -119,42 +107,12 @@ abstract class BlockScanner {
     }
 
     /**
-     * The first of the words [j, to) that holds a newline, or {@code to}: four words at a time with the cheaper test
-     * of Hacker's Delight 6-1 (exact for whether a word holds a zero byte, not for where), then word by word.
-     */
-    private int nextNewlineWord(int j, int to) {
-        long[] w = words;
-        for (; j + 4 <= to; j += 4) {
-            long a = w[j] ^ NEWLINES;
-            long b = w[j + 1] ^ NEWLINES;
-            long c = w[j + 2] ^ NEWLINES;
-            long d = w[j + 3] ^ NEWLINES;
-            if (((a - ONES & ~a | b - ONES & ~b | c - ONES & ~c | d - ONES & ~d) & HIGHS) != 0) {
-                break;
-            }
-        }
-        while (j < to && zeroBytes(w[j] ^ NEWLINES) == 0) {
-            j++;
-        }
-        return j;
-    }
-
-    /**
-     * The eight bytes from {@code at} as a little-endian word, zero past the block (its words are followed by two
-     * zero words). Short enough for the first JIT tier to inline: the high part is shifted in two steps so that at
-     * a word boundary it is all shifted out (a shift by 64 is a shift by 0 in Java).
-     */
-    long bytesAt(int at) {
-        int shift = (at & 7) << 3;
-        return words[at >>> 3] >>> shift | words[(at >>> 3) + 1] << 1 << ~shift; // ~shift: 63 - shift, mod 64
-    }
-
-    /**
      * "NCCL" at {@code at} (followed by at least one byte) in the line that starts at {@code start}: reads the line if it holds "NCCL " or a watchdog
      * timeout ("WorkNCCL(…"). Returns whether the line was read (counted or accepted), so that later hits in it are
      * skipped. The common lines are told apart from the block's words; the rest is read from its bytes.
      */
     private boolean candidate(ByteBuffer buf, int len, int start, int at) {
+        knownEnd = -1;
         long head = bytesAt(at);
         if ((byte) (head >>> 32) != ' ') {
             int end = lineEnd(at);
@@ -165,6 +123,7 @@ abstract class BlockScanner {
             return true;
         }
         if (at + 64 <= len && head == NCCL_INF && (short) bytesAt(at + 8) == O_SPACE) {
+            int colon = -1;
             for (int k = at + 10; k < at + 58; k += 8) { // the first ':' or newline in the next 48 bytes, a word at a time
                 long w = bytesAt(k);
                 long hit = zeroBytes(w ^ COLONS) | zeroBytes(w ^ NEWLINES);
@@ -174,29 +133,29 @@ abstract class BlockScanner {
                         ncclLines++; // a per-operation line: nothing in it for this parser
                         return true;
                     }
-                    if (byteAt(c) == ':' && tuning(start, at, c)) {
-                        return true;
-                    }
+                    colon = byteAt(c) == ':' ? c : -1;
                     break;
                 }
             }
-            if (bytesAt(at + 10) == CHANNEL_) {
-                int end = lineEnd(at);
-                int via = indexOfVia(at + 18, end);
-                if (via >= 0) {
-                    int from = via + VIA.length;
-                    int to = from;
-                    while (to < end && !space(byteAt(to))) {
-                        to++;
-                    }
-                    int k = transport(buf, from, to);
-                    if (k >= 0 && isNet(transportKeys.get(k))) {
-                        netChannel(k, start, at);
+            int msg = at + 10;
+            MessageKinds.Kind kind = kindAt(msg, colon);
+            switch (kind) {
+                case SKIP -> ncclLines++;
+                case CHANNEL -> channelLine(start, at, msg);
+                case OTHER -> {
+                    if (colon < 0 || !tuning(start, at, colon)) {
+                        int end = lineEnd(msg);
+                        knownEnd = end;
+                        accept(line(buf, start, end));
                     }
                 }
-                ncclLines++;
-                return true;
+                default -> {
+                    int end = lineEnd(msg);
+                    knownEnd = end;
+                    message(kind, start, at, kindStart, end);
+                }
             }
+            return true;
         } else if (regionMatches(buf, len, at, NCCL_INFO)) {
             for (int c = at + NCCL_INFO.length, stop = Math.min(len, c + 48); c < stop && buf.get(c) != '\n'; c++) {
                 if (buf.get(c) == ':') {
@@ -212,106 +171,177 @@ abstract class BlockScanner {
         return true;
     }
 
-    /** The byte at {@code at}, from the block's words (the first JIT tier inlines this; ByteBuffer.get it calls). */
-    byte byteAt(int at) {
-        return (byte) (words[at >>> 3] >>> ((at & 7) << 3));
-    }
-
-    /** The first newline at or after {@code from}, or the block's end: a word at a time. */
-    private int lineEnd(int from) {
-        for (int k = from; k < len; k += 8) {
-            long nl = zeroBytes(bytesAt(k) ^ NEWLINES);
-            if (nl != 0) {
-                return Math.min(len, k + lowestByte(nl));
+    /**
+     * A channel line ("Channel …" or "Ring …") read from bytes: its transport, after the line's last " via " (searched
+     * back from the line's end: it is near the end), counted ({@link #transportEnd}).
+     */
+    private void channelLine(int start, int at, int msg) {
+        int end = lineEnd(msg);
+        knownEnd = end;
+        int via = lastVia(msg + 8, end);
+        if (via >= 0) {
+            int from = via + VIA.length;
+            int to = transportEnd(from, end);
+            int k = channelTransports.count(this, from, to);
+            if (k >= 0 && channelTransports.isNet(k)) {
+                netChannel(k, start, at);
             }
         }
-        return len;
+        ncclLines++;
     }
 
-    /** The first " via " in [from, to), or -1: its 'v' bytes found a word at a time. */
-    private int indexOfVia(int from, int to) {
-        for (int k = from; k < to; k += 8) {
-            for (long v = zeroBytes(bytesAt(k) ^ VS); v != 0; v &= v - 1) {
-                int at = k + lowestByte(v) - 1;
-                if (at >= from && at + 5 <= to && (bytesAt(at) & 0xFF_FFFF_FFFFL) == SPACE_VIA) {
-                    return at;
+    /**
+     * The last " via " in [from, to), or -1: the block's aligned words from the end, each word's 'v' bytes (exact
+     * zero-byte mask) taken in order and the last one that starts " via " kept.
+     */
+    private int lastVia(int from, int to) {
+        for (int k = (to - 1) & ~7; k >= ((from + 1) & ~7) && k >= 0; k -= 8) {
+            int found = -1;
+            for (long v = zeroBytes(words[k >>> 3] ^ VS); v != 0; v &= v - 1) {
+                int p = k + lowestByte(v) - 1;
+                if (p >= from && p + 5 <= to && (bytesAt(p) & 0xFF_FFFF_FFFFL) == SPACE_VIA) {
+                    found = p;
+                }
+            }
+            if (found >= 0) {
+                return found;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Where the transport that starts at {@code from} ends: at the first blank, except that a network's name may hold
+     * spaces ("NET/AWS Libfabric/0/GDRDMA", aws-ofi-nccl's name): after "NET/" the name runs to the next '/' when one
+     * comes within 48 bytes, and the transport to the first blank after it. {@link LogBuilder} reads strings the same way.
+     */
+    private int transportEnd(int from, int end) {
+        int p = from;
+        if (end - from > 4 && (bytesAt(from) & 0xFFFF_FFFFL) == NET_SLASH) {
+            for (int q = from + 4; q < end && q < from + 52; q++) {
+                if (byteAt(q) == '/') {
+                    p = q;
+                    break;
                 }
             }
         }
-        return -1;
-    }
-
-    private static String line(ByteBuffer buf, int start, int end) {
-        byte[] bytes = new byte[end - start];
-        buf.get(start, bytes);
-        return new String(bytes, StandardCharsets.ISO_8859_1);
-    }
-
-    /** Java's \\s: space, tab, newline, vertical tab, form feed, carriage return. */
-    static boolean space(int c) {
-        return c == ' ' || c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r';
-    }
-
-    /** Transports counted from bytes, without a string per channel line: most of an initialisation is these. */
-    final List<byte[]> transportKeys = new ArrayList<>();
-    long[] transportCounts = new long[8];
-
-    /** Counts the transport in buf[from, to); returns its index in transportKeys, -1 for an empty one. */
-    private int transport(ByteBuffer buf, int from, int to) {
-        if (to <= from) {
-            return -1;
+        for (long w = bytesAt(p); p + 8 <= end && ((w - BLANKS) & ~w & HIGHS) == 0; w = bytesAt(p)) {
+            p += 8; // no byte up to ' ' in these eight (Hacker's Delight 6-1, "has less than"): no \\s, no newline
         }
-        int n = to - from;
-        for (int k = 0; k < transportKeys.size(); k++) {
-            byte[] key = transportKeys.get(k);
-            if (key.length == n && wordsMatch(from, key)) {
-                transportCounts[k]++;
-                return k;
+        while (p < end && !space(byteAt(p))) {
+            p++;
+        }
+        return p;
+    }
+
+    /** 0x21 in every byte: a byte below it is a blank, a control character or the newline. */
+    private static final long BLANKS = 0x2121212121212121L;
+
+    private static final long NET_SLASH = word("NET/\0\0\0\0") & 0xFFFF_FFFFL;
+
+    /**
+     * {@link MessageKinds#of} from bytes: the table's entries for the first byte, then the shapes that are not plain
+     * prefixes. A prefix holds no newline, so no comparison runs past the line.
+     */
+    MessageKinds.Kind kindAt(int msg, int colon) {
+        kindStart = msg;
+        int c = byteAt(msg) & 0xFF;
+        for (int i : MessageKinds.BY_FIRST[c]) {
+            if (prefixAt(msg, i)) {
+                return MessageKinds.KIND[i];
             }
         }
-        byte[] key = new byte[n];
-        buf.get(from, key);
-        if (transportKeys.size() == transportCounts.length) {
-            transportCounts = java.util.Arrays.copyOf(transportCounts, transportCounts.length * 2);
-        }
-        transportCounts[transportKeys.size()] = 1;
-        transportKeys.add(key);
-        return transportKeys.size() - 1;
-    }
-
-    private static boolean isNet(byte[] transport) {
-        return transport.length > 4 && transport[0] == 'N' && transport[1] == 'E' && transport[2] == 'T' && transport[3] == '/';
-    }
-
-    private boolean wordsMatch(int at, byte[] key) {
-        for (int k = 0; k < key.length; k++) {
-            if (byteAt(at + k) != key[k]) {
-                return false;
+        if (c == ' ') {
+            int p = spacesEnd(msg);
+            if (byteAt(p) == '+' && byteAt(p + 1) == ' ' && p + 1 < len) {
+                kindStart = p; // a dump line is read from past its indentation
+                return MessageKinds.Kind.TOPO;
             }
+            return MessageKinds.digit(byteAt(p)) && startsWith(digitsEnd(p), MessageKinds.SPACE_COLON_SPACE)
+                    ? MessageKinds.Kind.SKIP : MessageKinds.Kind.OTHER;
         }
-        return true;
+        if (MessageKinds.digit(c)) {
+            int d = digitsEnd(msg);
+            return startsWith(d, MessageKinds.SPACE_COLON_SPACE) || startsWith(d, MessageKinds.COLL_CHANNELS)
+                    ? MessageKinds.Kind.SKIP : MessageKinds.Kind.OTHER;
+        }
+        return sourceLocation(msg, colon) ? MessageKinds.Kind.SKIP : MessageKinds.Kind.OTHER;
     }
 
-    static boolean regionMatches(ByteBuffer buf, int len, int at, byte[] what) {
-        if (at + what.length > len) {
+    /** Entry {@code i}'s prefix at {@code at}, compared a word at a time. */
+    private boolean prefixAt(int at, int i) {
+        long[] w = MessageKinds.PREFIX_WORDS[i];
+        if (at + MessageKinds.PREFIX[i].length > len) {
             return false;
         }
-        for (int k = 0; k < what.length; k++) {
-            if (buf.get(at + k) != what[k]) {
+        long[] m = MessageKinds.PREFIX_MASKS[i];
+        for (int k = 0; k < w.length; k++) {
+            if ((bytesAt(at + (k << 3)) & m[k]) != w[k]) {
                 return false;
             }
         }
         return true;
     }
 
-    static int indexOf(ByteBuffer buf, int from, int to, byte[] what) {
-        for (int k = from; k + what.length <= to; k++) {
-            if (buf.get(k) == what[0] && regionMatches(buf, to, k, what)) {
-                return k;
+    private boolean startsWith(int at, byte[] prefix) {
+        if (at + prefix.length > len) {
+            return false;
+        }
+        for (int k = 0; k < prefix.length; k++) {
+            if (byteAt(at + k) != prefix[k]) {
+                return false;
             }
         }
-        return -1;
+        return true;
     }
+
+    /**
+     * Past the spaces at {@code p}, eight at a time: a dump line's indentation, its depth in the tree, is not part of
+     * what it says.
+     */
+    private int spacesEnd(int p) {
+        while (p + 8 <= len && bytesAt(p) == SPACES) {
+            p += 8;
+        }
+        while (p < len && byteAt(p) == ' ') {
+            p++;
+        }
+        return p;
+    }
+
+    private static final long SPACES = 0x2020202020202020L;
+
+    /** Where the text of the kind {@link #kindAt} found starts: the message, or a dump line past its indentation. */
+    private int kindStart;
+
+    private int digitsEnd(int p) {
+        while (p < len && MessageKinds.digit(byteAt(p))) {
+            p++;
+        }
+        return p;
+    }
+
+    /**
+     * {@link MessageKinds#sourceLocation} from bytes: {@code colon} is the first ':' within 48 bytes of the message (-1:
+     * none before the line's end); the bytes before it are taken eight at a time (no blank, a '.').
+     */
+    private boolean sourceLocation(int msg, int colon) {
+        if (colon <= msg || !MessageKinds.digit(byteAt(colon + 1)) || colon + 1 >= len) {
+            return false;
+        }
+        boolean dot = false;
+        for (int k = msg; k < colon; k += 8) {
+            long w = textWord(k, colon);
+            long live = colon - k >= 8 ? -1L : (1L << ((colon - k) << 3)) - 1;
+            if ((((w | ~live) - BLANKS) & ~(w | ~live) & HIGHS) != 0) {
+                return false; // a byte up to ' ' before the colon
+            }
+            dot |= (zeroBytes(w ^ DOTS) & live) != 0;
+        }
+        return dot;
+    }
+
+    private static final long DOTS = 0x2E2E2E2E2E2E2E2EL;
 
     private static final byte[] ACS = "ACS is enabled".getBytes(StandardCharsets.ISO_8859_1);
     private static final byte[] BYTES_ALGO = " Bytes -> Algo ".getBytes(StandardCharsets.ISO_8859_1);
@@ -398,12 +428,30 @@ abstract class BlockScanner {
         return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_';
     }
 
+    /** Transports counted from bytes, without a string per channel line: most of an initialisation is these. */
+    final TransportCounts channelTransports = new TransportCounts();
+
+    /** What messages said, by their bytes. */
+    final MessageMemo memo = new MessageMemo();
+
+    /** Every line is read whole by its wording: a log pasted without NCCL's prefix ({@link LogReader#bare}). */
+    boolean bareLines;
+
+    /** A line of a log without NCCL's prefix (without its newline). */
+    abstract void acceptBare(String line);
+
     /** A line the bytes did not settle (without its newline): a Latin-1 view of its bytes, or the line as read. */
     abstract void accept(String line);
 
     /**
+     * An INFO message of a kind the parser reads, in the line that starts at {@code start} ("NCCL" at {@code nccl}, the
+     * message's text in [msg, end)).
+     */
+    abstract void message(MessageKinds.Kind kind, int start, int nccl, int msg, int end);
+
+    /**
      * The channel line that starts at {@code start} ("NCCL" at {@code nccl}) goes over the network transport
-     * {@code transportKeys.get(key)}.
+     * {@code key} of {@link #channelTransports}.
      */
     abstract void netChannel(int key, int start, int nccl);
 

@@ -1,13 +1,15 @@
 package io.nccldoctor.collectives.parse;
 
+import io.nccldoctor.collectives.parse.MessageKinds.Kind;
 import io.nccldoctor.collectives.parse.NcclLog.GdrLine;
 import io.nccldoctor.collectives.parse.NcclLog.IbError;
 import io.nccldoctor.collectives.parse.NcclLog.NicGdr;
-import io.nccldoctor.collectives.parse.NcclLog.Process;
+import io.nccldoctor.core.Fact;
 import io.nccldoctor.core.InputException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -15,125 +17,63 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * The message half of the NCCL log parser: what the lines say (versions, networks, transports, GDR decisions,
- * communicators, algorithms, warnings and IB completion errors, watchdog timeouts, and per process what a job should
- * agree on), kept with the limits on examples, and joined in file order when a file was read in several ranges.
+ * communicators, the environment, topology dumps, algorithms, warnings and IB completion errors, watchdog timeouts, and
+ * per process what a job should agree on), kept with the limits on examples, and joined in file order when a file was
+ * read in several ranges. A line is read by the kind of its first NCCL message ({@link MessageKinds}), the same way
+ * whether it comes as a string (the reference reader, pasted excerpts) or from the block scanner's bytes.
  */
 final class LogBuilder extends BlockScanner {
 
     private static final int KEEP = NcclLog.KEEP;
-    /** Ray's deduplication suffix, "… [repeated 14x across cluster]". */
-    private static final Pattern RAY_REPEATED = Pattern.compile("\\s*\\[repeated \\d+x across cluster\\]\\s*$");
     private static final Pattern ALGO = Pattern.compile("(?:[Aa]lgorithm|[Aa]lgo) (\\w+)[ ,]+(?:[Pp]rotocol|proto) (\\w+)");
     private static final Pattern IB_ERR = Pattern.compile("completion from peer .*?(?:status=|with error )(\\d+)(?:.*vendor err (\\d+))?");
 
     /** Lines arrive as Latin-1 views from a file; those kept are re-read as UTF-8. */
     private final boolean latin1;
+    /** The lines come without NCCL's prefix: each is recognised by its message alone ({@link MessageKinds#bare}). */
+    final boolean bare;
     final Set<String> versions = new LinkedHashSet<>();
-    final List<String> networks = new ArrayList<>();
     final Map<String, Long> transports = new TreeMap<>();
     final List<GdrLine> gdr = new ArrayList<>();
     final List<NicGdr> nicGdr = new ArrayList<>();
     final Set<String> gdrSeen = new LinkedHashSet<>();
+    final GdrCounts gdrCounts = new GdrCounts();
     final Map<Integer, Long> comms = new TreeMap<>();
     final Map<String, Long> algorithms = new LinkedHashMap<>();
-    /** Tuning choices by collective, size, algorithm and protocol; at most {@link #TUNING_KEEP} of them. */
-    final Map<String, NcclLog.Tuning> tuning = new LinkedHashMap<>();
-    private static final int TUNING_KEEP = 4096;
+    final TuningCounts tuning = new TuningCounts();
     long warnings;
     final List<String> firstWarnings = new ArrayList<>();
     final List<IbError> ibErrors = new ArrayList<>();
     boolean acsHint;
     final List<String> watchdog = new ArrayList<>();
+    final NetworkLog network = new NetworkLog();
+    final InitLog init = new InitLog();
+    final SystemDumps dumps = new SystemDumps();
+    long unknownMessages;
     /** Per process ("node01:4242"), in the order they first appear. */
-    final Map<String, ProcessFacts> processes = new LinkedHashMap<>();
+    final Processes processes;
+    /** In a pasted dump without NCCL's prefix: its lines are recognised once its "=== System" line was seen. */
+    private boolean inBareDump;
 
-    /** What one process logged that the processes of a job should agree on. */
-    private static final class ProcessFacts {
-        final Set<String> versions = new LinkedHashSet<>();
-        final Set<String> networks = new LinkedHashSet<>();
-        final Set<String> netTransports = new TreeSet<>();
-        /** Network transports of channel lines read from bytes: indices into the builder's transportKeys. */
-        final java.util.BitSet netKeys = new java.util.BitSet();
-
-        void addAll(ProcessFacts o) {
-            versions.addAll(o.versions);
-            networks.addAll(o.networks);
-            netTransports.addAll(o.netTransports);
-        }
-
-        Process build() {
-            return new Process(java.util.Collections.unmodifiableSet(versions), java.util.Collections.unmodifiableSet(networks),
-                    java.util.Collections.unmodifiableSet(netTransports));
-        }
-    }
-
-    /** The text before "NCCL " of the last line looked up, and its process. */
-    private String lastLinePrefix = "";
-    private Optional<ProcessFacts> lastLineProcess = Optional.empty();
-
-    /** The process of a line whose first "NCCL " is at {@code nccl}; empty without NCCL's host:pid:tid prefix. */
-    private Optional<ProcessFacts> process(String line, int nccl) {
-        if (nccl != lastLinePrefix.length() || !line.startsWith(lastLinePrefix)) {
-            lastLinePrefix = line.substring(0, nccl);
-            lastLineProcess = LogMessages.process(line, nccl).map(k -> processes.computeIfAbsent(text(k), x -> new ProcessFacts()));
-        }
-        return lastLineProcess;
-    }
-
-    /**
-     * The prefix of the last channel line read from bytes (as little-endian words, the last one zero-padded), and its
-     * process: consecutive lines mostly share it, and comparing a few words costs less than reading it again.
-     */
-    private long[] lastPrefix = new long[0];
-    private int lastPrefixLength = -1;
-    private Optional<ProcessFacts> lastProcess = Optional.empty();
-
-    private Optional<ProcessFacts> process(ByteBuffer buf, int start, int nccl) {
-        int n = nccl - start;
-        boolean same = n == lastPrefixLength;
-        for (int k = 0; same && k < n; k += 8) {
-            same = prefixWord(start + k, n - k) == lastPrefix[k >>> 3];
-        }
-        if (!same) {
-            lastPrefix = new long[(n + 7) >>> 3];
-            for (int k = 0; k < n; k += 8) {
-                lastPrefix[k >>> 3] = prefixWord(start + k, n - k);
-            }
-            lastPrefixLength = n;
-            byte[] bytes = new byte[n];
-            buf.get(start, bytes);
-            lastProcess = process(new String(bytes, StandardCharsets.ISO_8859_1), n);
-        }
-        return lastProcess;
-    }
-
-    /** The word at {@code at}, cut to its first {@code left} bytes when fewer than eight are left. */
-    private long prefixWord(int at, int left) {
-        long w = bytesAt(at);
-        return left >= 8 ? w : w & (1L << (left << 3)) - 1;
-    }
-
-    @Override
-    void netChannel(int key, int start, int nccl) {
-        process(buf, start, nccl).ifPresent(p -> p.netKeys.set(key));
-    }
-
-    LogBuilder(boolean latin1) {
+    LogBuilder(boolean latin1, boolean bare) {
         this.latin1 = latin1;
+        this.bare = bare;
+        this.bareLines = bare;
+        this.processes = new Processes(latin1);
     }
 
-    private String kept(String line) {
+    String kept(String line) {
         return text(line).strip();
     }
 
     /** Text as written: lines read from bytes are Latin-1 views of UTF-8. */
-    private String text(String s) {
+    String text(String s) {
         return latin1 ? new String(s.getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8) : s;
     }
 
@@ -143,32 +83,59 @@ final class LogBuilder extends BlockScanner {
 
     NcclLog finish(String source) {
         if (!isNccl()) {
-            throw new InputException(source + ": not an NCCL debug log (no 'NCCL INFO' or 'NCCL WARN' line, no watchdog "
-                    + "timeout); run with NCCL_DEBUG=INFO (NCCL_DEBUG_FILE=path.%h.%p writes one file per process)");
+            throw new InputException(source + ": not an NCCL debug log (no 'NCCL INFO' or 'NCCL WARN' line, no watchdog timeout, "
+                    + "no line in NCCL's wording); run with NCCL_DEBUG=INFO (NCCL_DEBUG_FILE=path.%h.%p writes one file per process)");
         }
         return build();
     }
 
+    /*
+     * The line that is being read, for the process its effects are noted under: a string with its first "NCCL " at
+     * curFirst (-1: none), or the block's bytes [curStart, curNccl).
+     */
+    private String curLine;
+    private int curFirst;
+    private int curStart;
+    private int curNccl;
+
+    /** The process of the line being read; empty without NCCL's host:pid:tid prefix. */
+    Optional<Processes.Facts> process() {
+        return Optional.ofNullable(current());
+    }
+
+    /** The same, null without the prefix. */
+    Processes.Facts current() {
+        return curLine != null ? processes.of(curLine, curFirst).orElse(null) : processes.at(buf, curStart, curNccl, this);
+    }
+
+    @Override
+    void netChannel(int key, int start, int nccl) {
+        Processes.Facts p = processes.at(buf, start, nccl, this);
+        if (p != null) {
+            p.netKeys.set(key);
+        }
+    }
+
     /**
-     * One line (without its newline); the caller counts it. A line whose first "NCCL " starts a per-operation
-     * message ("NCCL INFO AllReduce: opCount …", the ':' within 48 characters) is only counted, and one that starts
-     * a channel message ("NCCL INFO Channel …") only gives its transport, whatever else interleaved output glued
-     * onto it: the block scanner decides the same from the line's first bytes. Each kind of message has a small
-     * method of its own, so that the JIT compiles only the ones a log exercises (a big method that inlines every
-     * matcher costs more to compile than a gigabyte of COLL lines takes to scan).
+     * One line (without its newline); the caller counts it. A line whose first "NCCL " starts an INFO message of a known
+     * kind is read by that kind alone ({@link MessageKinds}), whatever else interleaved output glued onto it: the block
+     * scanner decides the same from the line's first bytes. Other lines keep the general reading: warnings, IB
+     * completion errors, NCCL's ACS hint, watchdog timeouts, the bare version banner.
      */
     @Override
     void accept(String line) {
         int first = line.indexOf("NCCL ");
         if (first >= 0 && line.startsWith("NCCL INFO ", first)) {
-            int colon = line.indexOf(':', first + 10);
-            if (colon >= 0 && colon < first + 10 + 48 && line.startsWith(": opCount", colon)) {
+            int msg = first + 10;
+            int colon = line.indexOf(':', msg);
+            if (colon >= 0 && colon < msg + 48 && line.startsWith(": opCount", colon)) {
                 ncclLines++;
                 return;
             }
-            if (line.startsWith("Channel ", first + 10)) {
+            Kind kind = MessageKinds.of(line, msg);
+            if (kind != Kind.OTHER) {
                 ncclLines++;
-                channel(line, first, line.indexOf(" via ", first + 18));
+                known(kind, line, first, msg);
                 return;
             }
         }
@@ -184,38 +151,197 @@ final class LogBuilder extends BlockScanner {
         if (first < 0) {
             return;
         }
+        if (InitMessages.symbolFailure(line)) {
+            init.symbolFailure(kept(line));
+        }
         if (line.startsWith("NCCL WARN", first)) {
             ncclLines++;
             warning(line);
         } else if (line.startsWith("NCCL INFO", first)) {
             ncclLines++;
-            info(line, first);
+            other(line, first);
         } else if (line.startsWith("NCCL version", first)) { // the banner NCCL prints without INFO
             version(line, first);
         }
     }
 
-    /**
-     * The transport of a channel line: the word after " via " (at {@code via}, -1 when there is none); a network one
-     * is noted for the line's process ("NCCL " at {@code first}).
-     */
-    private void channel(String line, int first, int via) {
-        int from = via + 5;
-        int to = from;
-        while (via > 0 && to < line.length() && !space(line.charAt(to))) {
-            to++;
+    /** A line as the reference reader gives it. */
+    void acceptLine(String line) {
+        if (bare) {
+            acceptBare(line);
+        } else {
+            accept(line);
         }
-        if (to > from) {
-            String transport = line.substring(from, to);
-            transports.merge(transport, 1L, Long::sum);
-            if (transport.startsWith("NET/") && transport.length() > 4) {
-                process(line, first).ifPresent(p -> p.netTransports.add(transport));
+    }
+
+    /**
+     * A line of a pasted excerpt without NCCL's prefix: a line with NCCL's own words ("NCCL WARN", the version banner) is
+     * read as usual, any other must be an NCCL message in NCCL's wording, or a line of the topology dump it is in.
+     */
+    void acceptBare(String line) {
+        if (line.contains("NCCL ")) {
+            accept(line);
+            return;
+        }
+        int msg = MessageKinds.bare(line);
+        if (msg < 0 && inBareDump) {
+            msg = MessageKinds.bareDumpLine(line);
+        }
+        if (msg < 0) {
+            return;
+        }
+        ncclLines++;
+        Kind kind = MessageKinds.of(line, msg);
+        inBareDump = kind == Kind.TOPO && (inBareDump || line.startsWith("=== System", msg)) && !line.startsWith("=====", msg);
+        known(kind == Kind.OTHER ? Kind.SKIP : kind, line, -1, msg);
+    }
+
+    /**
+     * A message of a known kind at {@code msg}, its line's first "NCCL " at {@code first} (-1: a line without the prefix).
+     * A dump line is read from past its indentation, as the block scanner does.
+     */
+    private void known(Kind kind, String line, int first, int msg) {
+        if (kind == Kind.TOPO) {
+            while (msg < line.length() && line.charAt(msg) == ' ') {
+                msg++;
+            }
+        }
+        switch (kind) {
+            case SKIP -> {
+            }
+            case CHANNEL -> {
+                int via = line.lastIndexOf(" via ");
+                channel(line, first, via >= msg + 8 ? via : -1);
+            }
+            default -> {
+                curLine = line;
+                curFirst = first;
+                effects.read(kind, line, msg).apply(this);
+                curLine = null;
             }
         }
     }
 
+    /** What each message of a known kind does. */
+    private final MessageEffects effects = new MessageEffects(this);
+
+    /** A dump's link line read from bytes. */
+    private final DumpLinkBytes dumpLink = new DumpLinkBytes();
+
+    /**
+     * From bytes: a dump's link line is counted from its bytes; what another message said is remembered by its text, so
+     * that a repeated message is read once.
+     */
+    @Override
+    void message(Kind kind, int start, int nccl, int msg, int end) {
+        if (kind == Kind.TOPO && dumpLink.read(this, msg, end)) {
+            ncclLines++;
+            DumpLinkBytes d = dumpLink;
+            if (!dumps.named(d.bw)) {
+                dumps.name(d.bw, line(buf, d.bwFrom, d.bwTo));
+            }
+            Processes.Facts p = processes.at(buf, start, nccl, this);
+            dumps.link(p == null ? "" : p.key, d.link, d.bw, d.node, d.id);
+            return;
+        }
+        boolean repeats = kind != Kind.COMM && kind != Kind.INIT; // those hold the communicator's address and rank
+        MessageEffects.Effect e = repeats ? (MessageEffects.Effect) memo.get(this, msg, end) : null;
+        if (e == null) {
+            e = effects.read(kind, line(buf, start, end), msg - start);
+            if (repeats) {
+                memo.put(this, msg, end, e);
+            }
+        }
+        ncclLines++;
+        curStart = start;
+        curNccl = nccl;
+        e.apply(this);
+    }
+
+    /**
+     * A message of no kind in the table, read as every INFO line once was: GDR text anywhere, a transport after " via ",
+     * a version, a communicator, a network line, an algorithm.
+     */
+    private void other(String line, int first) {
+        int msg = first + "NCCL INFO ".length();
+        if (line.indexOf(": opCount", msg) > 0) {
+            return;
+        }
+        if (!line.contains(" Bytes -> Algo ") || LogMessages.tuning(line).isEmpty()) { // a tuning line is a kind the bytes count
+            unknownMessages++;
+        }
+        int via = line.indexOf(" via ", msg);
+        if (line.indexOf("GPU Direct RDMA", msg) >= 0) { // before " via ": 2.29 says "using PXN via GPU/…"
+            curLine = line;
+            curFirst = first;
+            effects.gdrEffect(line).apply(this);
+            curLine = null;
+        } else if (via > 0) {
+            channel(line, first, via);
+        } else if (line.indexOf("NCCL version", msg) >= 0) {
+            version(line, first);
+        } else if (line.indexOf("Init COMPLETE", msg) >= 0) {
+            LogMessages.communicatorSize(line).ifPresent(n -> comms.merge(n, 1L, Long::sum));
+        } else if (line.indexOf("NET/", msg) >= 0 || line.indexOf("Using network", msg) >= 0) {
+            LogMessages.network(line).ifPresent(said -> {
+                curLine = line;
+                curFirst = first;
+                MessageEffects.networkEffect(NetworkLog.read(text(said))).apply(this);
+                curLine = null;
+            });
+        } else if (line.indexOf("lgo", msg) >= 0) {
+            algorithm(line);
+        }
+    }
+
+    /**
+     * The transport of a channel line: what follows " via " (at {@code via}, -1 when there is none) to the first blank,
+     * a network's name whole even with spaces ("NET/AWS Libfabric/0/GDRDMA", as the block scanner's transportEnd reads
+     * it); a network one is noted for the line's process ("NCCL " at {@code first}).
+     */
+    private void channel(String line, int first, int via) {
+        int from = via + 5;
+        int to = from;
+        if (via > 0 && line.startsWith("NET/", from) && line.length() - from > 4) {
+            for (int q = from + 4; q < line.length() && q < from + 52; q++) {
+                if (line.charAt(q) == '/') {
+                    to = q;
+                    break;
+                }
+            }
+        }
+        while (via > 0 && to < line.length() && !space(line.charAt(to))) {
+            to++;
+        }
+        if (to > from) {
+            String transport = text(line.substring(from, to));
+            transports.merge(transport, 1L, Long::sum);
+            if (transport.startsWith("NET/") && transport.length() > 4) {
+                processes.of(line, first).ifPresent(p -> p.netTransports.add(transport));
+            }
+        }
+    }
+
+    private void version(String line, int first) {
+        LogMessages.version(line).ifPresent(v -> {
+            curLine = line;
+            curFirst = first;
+            addVersion(v);
+            curLine = null;
+        });
+    }
+
+    void addVersion(String v) {
+        versions.add(v);
+        process().ifPresent(p -> p.versions.add(v));
+    }
+
     private void warning(String line) {
         warnings++;
+        int ibverbs = line.indexOf("Failed to open libibverbs"); // a WARN up to 2.11, INFO since (misc/ibvwrap.cc, ibvsymbols.cc)
+        if (ibverbs >= 0) {
+            network.add(NetworkLog.read(text(line.substring(ibverbs))));
+        }
         if (firstWarnings.size() < KEEP) {
             firstWarnings.add(kept(line));
         }
@@ -223,57 +349,46 @@ final class LogBuilder extends BlockScanner {
             Matcher m = IB_ERR.matcher(line);
             if (m.find()) {
                 ibErrors.add(new IbError(Integer.parseInt(m.group(1)), m.group(2) == null
-                        ? io.nccldoctor.core.Fact.absent("no vendor err on this line (wrapped?)")
-                        : io.nccldoctor.core.Fact.of(Integer.parseInt(m.group(2))), kept(line)));
+                        ? Fact.absent("no vendor err on this line (wrapped?)") : Fact.of(Integer.parseInt(m.group(2))), kept(line)));
             }
         }
     }
 
-    /** An INFO message: "NCCL INFO " at {@code first}. */
-    private void info(String line, int first) {
-        int msg = first + "NCCL INFO ".length();
-        if (line.indexOf(": opCount", msg) > 0) {
-            return; // a per-operation line: the bulk of a COLL log, nothing in it for this parser
-        }
-        int via = line.indexOf(" via ", msg);
-        if (line.indexOf("GPU Direct RDMA", msg) >= 0) { // before " via ": 2.29 says "using PXN via GPU/…"
-            gdr(line);
-        } else if (line.startsWith("Channel", msg) || via > 0) {
-            channel(line, first, via);
-        } else if (line.indexOf("NCCL version", msg) >= 0) {
-            version(line, first);
-        } else if (line.indexOf("Init COMPLETE", msg) >= 0) {
-            communicator(line);
-        } else if (line.indexOf("NET/", msg) >= 0 || line.indexOf("Using network", msg) >= 0) {
-            network(line, first);
-        } else if (line.indexOf("lgo", msg) >= 0) {
-            algorithm(line);
-        }
-    }
-
-    private void version(String line, int first) {
-        LogMessages.version(line).ifPresent(v -> {
-            versions.add(v);
-            process(line, first).ifPresent(p -> p.versions.add(v));
-        });
-    }
-
-    private void gdr(String line) {
-        LogMessages.gdr(line).ifPresentOrElse(g -> {
-            if (gdrSeen.add((g.enabled() ? "Enabled" : "Disabled") + g.gpu() + "/" + g.hca()) && gdr.size() < 64) {
-                gdr.add(new GdrLine(g.enabled(), g.gpu(), g.hca(), g.distance(), g.relation(), g.threshold(), kept(line)));
-            }
-        }, () -> LogMessages.nicGdr(line).ifPresent(n -> addNicGdr(new NicGdr(n.net(), n.index(), n.hca(), n.enabled(),
-                n.noModule(), kept(line)))));
-    }
 
     /**
-     * Tuning lines read from bytes, by the text from the collective to the protocol ("AllReduce: 1048576 Bytes -> Algo
-     * RING proto SIMPLE"): a string per line and a map lookup, where the line path costs a dozen searches of the line.
-     * The first time a text is seen it is read and its choice registered in order; the counts are added at the end.
+     * Each decision once per GPU and NIC (every process prints its own), at most 64 (the line kept only then); every
+     * decision counted by its kind, so that none beyond the examples goes unseen.
      */
-    private final Map<String, long[]> tuningSpans = new java.util.HashMap<>();
-    private final Map<String, NcclLog.Tuning> spanChoices = new java.util.HashMap<>();
+    void addGdr(String key, Supplier<GdrLine> g, NcclLog.GdrCount decision) {
+        if (gdr.size() < 64 && gdrSeen.add(key)) {
+            gdr.add(g.get());
+        }
+        gdrCounts.add(decision);
+    }
+
+    private final Set<String> nicGdrSeen = new HashSet<>();
+
+
+    /** Each NIC's support line once (every process prints it), at most 64. */
+    void addNicGdr(String key, NicGdr n) {
+        if (nicGdr.size() < 64 && nicGdrSeen.add(key)) {
+            nicGdr.add(n);
+        }
+    }
+
+    private void algorithm(String line) {
+        Optional<NcclLog.Tuning> choice = line.contains(" Bytes -> Algo ") ? LogMessages.tuning(line) : Optional.empty();
+        if (choice.isPresent()) { // a tuning line: its enums named, whatever the version printed
+            tuning.add(choice.get());
+            algorithms.merge(choice.get().algorithm() + "/" + choice.get().protocol(), 1L, Long::sum);
+            return;
+        }
+        Matcher m = ALGO.matcher(line);
+        if (m.find()) {
+            algorithms.merge(m.group(1) + "/" + m.group(2), 1L, Long::sum);
+        }
+    }
+
     /** Counts a tuning line from its bytes (see {@link BlockScanner#tuningSpanEnd}). */
     @Override
     boolean tuning(int start, int nccl, int colon) {
@@ -284,138 +399,60 @@ final class LogBuilder extends BlockScanner {
         int name = nccl + "NCCL INFO ".length();
         byte[] bytes = new byte[spanEnd - name];
         buf.get(name, bytes);
-        String span = new String(bytes, StandardCharsets.ISO_8859_1);
-        long[] calls = tuningSpans.get(span);
-        if (calls == null) {
-            calls = new long[1];
-            tuningSpans.put(span, calls);
-            NcclLog.Tuning t = LogMessages.tuning(span).orElseThrow(); // the shape was just checked
-            spanChoices.put(span, t);
-            addTuning(new NcclLog.Tuning(t.collective(), t.bytes(), t.algorithm(), t.protocol(), 0));
-            algorithms.putIfAbsent(t.algorithm() + "/" + t.protocol(), 0L);
-        }
-        calls[0]++;
+        tuning.addSpan(new String(bytes, StandardCharsets.ISO_8859_1), algorithms);
         ncclLines++;
         return true;
     }
 
-    /** Adds the calls counted from bytes to their choices (kept or dropped as when they were first seen). */
-    private void foldTuningSpans() {
-        tuningSpans.forEach((span, calls) -> {
-            NcclLog.Tuning t = spanChoices.get(span);
-            addTuning(new NcclLog.Tuning(t.collective(), t.bytes(), t.algorithm(), t.protocol(), calls[0]));
-            algorithms.merge(t.algorithm() + "/" + t.protocol(), calls[0], Long::sum);
-        });
-        tuningSpans.clear();
-        spanChoices.clear();
-    }
-
-    /** Counts a tuning choice; a new one past the limit is dropped (a log of thousands of sizes keeps the first). */
-    private void addTuning(NcclLog.Tuning t) {
-        NcclLog.Tuning seen = tuning.get(t.key());
-        if (seen != null) {
-            tuning.put(t.key(), seen.plus(t.count()));
-        } else if (tuning.size() < TUNING_KEEP) {
-            tuning.put(t.key(), t);
-        }
-    }
-
-    /** Each NIC's support line once (every process prints it), at most 64. */
-    private void addNicGdr(NicGdr n) {
-        boolean seen = nicGdr.stream().anyMatch(o -> o.net().equals(n.net()) && o.index() == n.index() && o.hca().equals(n.hca())
-                && o.enabled() == n.enabled() && o.noModule() == n.noModule());
-        if (!seen && nicGdr.size() < 64) {
-            nicGdr.add(n);
-        }
-    }
-
-    private void communicator(String line) {
-        LogMessages.communicatorSize(line).ifPresent(n -> comms.merge(n, 1L, Long::sum));
-    }
-
-    private void network(String line, int first) {
-        LogMessages.network(line).ifPresent(said -> {
-            String net = kept(said.contains("[repeated ") ? RAY_REPEATED.matcher(said).replaceFirst("") : said);
-            if (networks.size() < KEEP && !networks.contains(net)) {
-                networks.add(net);
-            }
-            if (net.startsWith("Using network ")) {
-                process(line, first).ifPresent(p -> p.networks.add(net.substring("Using network ".length()).strip()));
-            }
-        });
-    }
-
-    private void algorithm(String line) {
-        Optional<NcclLog.Tuning> choice = line.contains(" Bytes -> Algo ") ? LogMessages.tuning(line) : Optional.empty();
-        if (choice.isPresent()) { // a tuning line: its enums named, whatever the version printed
-            addTuning(choice.get());
-            algorithms.merge(choice.get().algorithm() + "/" + choice.get().protocol(), 1L, Long::sum);
-            return;
-        }
-        Matcher m = ALGO.matcher(line);
-        if (m.find()) {
-            algorithms.merge(m.group(1) + "/" + m.group(2), 1L, Long::sum);
-        }
-    }
-
     /** Moves the transports counted from bytes into the map. */
     private void foldTransports() {
-        for (ProcessFacts p : processes.values()) {
-            p.netKeys.stream().forEach(k -> p.netTransports.add(new String(transportKeys.get(k), StandardCharsets.ISO_8859_1)));
-            p.netKeys.clear();
+        processes.foldNetKeys(channelTransports);
+        for (int k = 0; k < channelTransports.size(); k++) {
+            transports.merge(channelTransports.name(k), channelTransports.count(k), Long::sum);
         }
-        for (int k = 0; k < transportKeys.size(); k++) {
-            transports.merge(new String(transportKeys.get(k), StandardCharsets.ISO_8859_1), transportCounts[k], Long::sum);
-        }
-        transportKeys.clear();
+        channelTransports.clear();
     }
 
     /** Adds what a later range of the same file found, keeping file order and the limits on examples. */
     void absorb(LogBuilder o) {
-        foldTuningSpans();
-        o.foldTuningSpans();
+        tuning.fold(algorithms);
+        o.tuning.fold(o.algorithms);
         foldTransports();
         o.foldTransports();
         lines += o.lines;
         ncclLines += o.ncclLines;
+        unknownMessages += o.unknownMessages;
         versions.addAll(o.versions);
-        o.networks.stream().filter(n -> !networks.contains(n)).forEach(n -> {
-            if (networks.size() < KEEP) {
-                networks.add(n);
-            }
-        });
+        network.absorb(o.network);
+        init.absorb(o.init);
+        dumps.absorb(o.dumps);
         o.transports.forEach((k, v) -> transports.merge(k, v, Long::sum));
-        for (GdrLine g : o.gdr) {
-            if (gdrSeen.add((g.enabled() ? "Enabled" : "Disabled") + g.gpu() + "/" + g.hca()) && gdr.size() < 64) {
+        o.gdr.forEach(g -> {
+            if (gdr.size() < 64 && gdrSeen.add(MessageEffects.gdrKey(g))) {
                 gdr.add(g);
             }
-        }
+        });
+        gdrCounts.absorb(o.gdrCounts);
         gdrSeen.addAll(o.gdrSeen);
-        o.nicGdr.forEach(this::addNicGdr);
+        o.nicGdr.forEach(n -> addNicGdr(MessageEffects.nicKey(n), n));
         acsHint |= o.acsHint;
         o.comms.forEach((k, v) -> comms.merge(k, v, Long::sum));
         o.algorithms.forEach((k, v) -> algorithms.merge(k, v, Long::sum));
-        o.tuning.values().forEach(this::addTuning);
+        tuning.absorb(o.tuning);
         warnings += o.warnings;
         firstWarnings.addAll(o.firstWarnings.subList(0, Math.min(o.firstWarnings.size(), KEEP - firstWarnings.size())));
         ibErrors.addAll(o.ibErrors.subList(0, Math.min(o.ibErrors.size(), KEEP - ibErrors.size())));
         watchdog.addAll(o.watchdog.subList(0, Math.min(o.watchdog.size(), KEEP - watchdog.size())));
-        o.processes.forEach((key, p) -> processes.computeIfAbsent(key, k -> new ProcessFacts()).addAll(p));
+        processes.absorb(o.processes);
     }
 
     NcclLog build() {
         foldTransports();
-        Map<String, Process> byProcess = new LinkedHashMap<>();
-        Map<String, Agreement.Facts> facts = new LinkedHashMap<>();
-        processes.forEach((key, p) -> {
-            byProcess.put(key, p.build());
-            facts.put(key, Agreement.Facts.of(p.versions, p.networks, p.netTransports));
-        });
-        foldTuningSpans();
-        List<NcclLog.Tuning> chosen = new ArrayList<>(tuning.values());
-        chosen.sort(java.util.Comparator.comparing((NcclLog.Tuning t) -> t.collective().orElse("")).thenComparingLong(NcclLog.Tuning::bytes)
-                .thenComparing(NcclLog.Tuning::algorithm).thenComparing(NcclLog.Tuning::protocol));
-        return new NcclLog(lines, ncclLines, versions, networks, transports, gdr, comms, algorithms, chosen, nicGdr, warnings,
-                firstWarnings, ibErrors, acsHint, watchdog, java.util.Collections.unmodifiableMap(byProcess), Agreement.differences(facts, "processes"));
+        tuning.fold(algorithms);
+        List<NcclLog.SystemDump> systems = dumps.finish();
+        return new NcclLog(lines, ncclLines, versions, network.lines(), transports, gdr, comms, algorithms, tuning.sorted(), nicGdr, warnings,
+                firstWarnings, ibErrors, acsHint, watchdog, Collections.unmodifiableMap(processes.build()),
+                Agreement.differences(processes.facts(), "processes"), network.build(), init.build(), systems, dumps.count,
+                unknownMessages, bare, gdrCounts.build());
     }
 }

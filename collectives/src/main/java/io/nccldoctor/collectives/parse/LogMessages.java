@@ -1,5 +1,6 @@
 package io.nccldoctor.collectives.parse;
 
+import io.nccldoctor.core.Fact;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -267,9 +268,9 @@ final class LogMessages {
             while (name > 0 && isWord(line.charAt(name - 1))) {
                 name--;
             }
-            io.nccldoctor.core.Fact<String> collective = digits >= 3 && line.startsWith(": ", digits - 2) && name < digits - 2
-                    ? io.nccldoctor.core.Fact.of(line.substring(name, digits - 2))
-                    : io.nccldoctor.core.Fact.absent("not on the line (NCCL before 2.19 names no collective)");
+            Fact<String> collective = digits >= 3 && line.startsWith(": ", digits - 2) && name < digits - 2
+                    ? Fact.of(line.substring(name, digits - 2))
+                    : Fact.absent("not on the line (NCCL before 2.19 names no collective)");
             return Optional.of(new NcclLog.Tuning(collective, Long.parseLong(line.substring(digits, at)),
                     algorithm(line.substring(algo, algoEnd)), protocol(line.substring(proto, protoEnd)), 1));
         }

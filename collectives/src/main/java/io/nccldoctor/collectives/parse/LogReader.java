@@ -1,19 +1,29 @@
 package io.nccldoctor.collectives.parse;
 
 import io.nccldoctor.core.InputException;
+import java.io.BufferedInputStream;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.GZIPInputStream;
 
 /**
  * How a log's bytes reach the parser: a file in 256 KiB blocks of whole lines (one buffer per range, so memory stays
  * flat), cut at line starts into one range per core (at most four) read in parallel and joined in file order; a
- * stream (standard input, a .gz file) in the same blocks, in one pass; or lines from a reader.
+ * stream (standard input, a .gz file) in the same blocks, in one pass; or lines from a reader. The first 256 KiB
+ * decide whether the lines carry NCCL's prefix: when none of them says "NCCL INFO" or "NCCL WARN" and one is an NCCL
+ * message in NCCL's wording, the log is an excerpt pasted without the prefix and every line is read by its wording
+ * ({@link MessageKinds#bare}), in one pass.
  */
 final class LogReader {
 
@@ -26,16 +36,50 @@ final class LogReader {
      */
     static final int SEGMENT = 256 << 10;
 
+    /** The bytes that decide whether a log carries NCCL's prefix. */
+    static final int SNIFF = 256 << 10;
+
+    /**
+     * The lines that end within {@code head[0, n)} (the last one without a newline only when the log ends there, {@code
+     * whole}): none says "NCCL INFO" or "NCCL WARN", and one is an NCCL message without the prefix.
+     */
+    static boolean bare(byte[] head, int n, boolean whole) {
+        boolean found = false;
+        int start = 0;
+        for (int i = 0; i <= n; i++) {
+            if (i == n ? !whole || start == n : head[i] != '\n') {
+                continue;
+            }
+            String line = new String(head, start, i - start, StandardCharsets.UTF_8);
+            if (line.contains("NCCL INFO") || line.contains("NCCL WARN")) {
+                return false;
+            }
+            found |= MessageKinds.bare(line) >= 0;
+            start = i + 1;
+        }
+        return found;
+    }
+
     /** A file as the parser reads it: in parallel ranges, or decompressed in one pass when its name ends in .gz. */
     static LogBuilder read(Path file) {
         if (!file.getFileName().toString().endsWith(".gz")) {
             return read(file, Math.min(4, Runtime.getRuntime().availableProcessors()), 64L << 20, SEGMENT);
         }
-        try (java.io.InputStream in = new java.util.zip.GZIPInputStream(Files.newInputStream(file), 64 << 10)) {
-            return blocks(java.nio.channels.Channels.newChannel(in)::read, SEGMENT);
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(file), 64 << 10)) {
+            return stream(in, SEGMENT);
         } catch (IOException e) {
             throw new InputException(file + ": cannot read (" + e.getMessage() + ")", e);
         }
+    }
+
+    /** A stream in one pass, its first {@link #SNIFF} bytes looked at first. */
+    static LogBuilder stream(InputStream in, int segment) throws IOException {
+        BufferedInputStream b = new BufferedInputStream(in, SNIFF + 1);
+        b.mark(SNIFF + 1);
+        byte[] head = b.readNBytes(SNIFF + 1);
+        b.reset();
+        boolean bare = bare(head, Math.min(head.length, SNIFF), head.length <= SNIFF);
+        return blocks(Channels.newChannel(b)::read, segment, bare);
     }
 
     /**
@@ -46,7 +90,12 @@ final class LogReader {
     static LogBuilder read(Path file, int threads, long minRangeBytes, int segment) {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = ch.size();
-            int parts = (int) Math.max(1, Math.min(threads, size / Math.max(1, minRangeBytes)));
+            ByteBuffer head = ByteBuffer.allocate((int) Math.min(size, SNIFF));
+            while (head.hasRemaining() && ch.read(head, head.position()) > 0) {
+                // reads the first SNIFF bytes
+            }
+            boolean bare = bare(head.array(), head.position(), size <= SNIFF);
+            int parts = bare ? 1 : (int) Math.max(1, Math.min(threads, size / Math.max(1, minRangeBytes)));
             long[] starts = new long[parts + 1];
             starts[parts] = size;
             for (int k = 1; k < parts; k++) {
@@ -54,7 +103,7 @@ final class LogReader {
             }
             LogBuilder[] builders = new LogBuilder[parts];
             if (parts == 1) {
-                builders[0] = range(ch, 0, size, segment);
+                builders[0] = range(ch, 0, size, segment, bare);
             } else {
                 IOException[] failed = new IOException[1];
                 Thread[] workers = new Thread[parts];
@@ -62,7 +111,7 @@ final class LogReader {
                     int part = k;
                     workers[k] = new Thread(() -> {
                         try {
-                            builders[part] = range(ch, starts[part], starts[part + 1], segment);
+                            builders[part] = range(ch, starts[part], starts[part + 1], segment, false);
                         } catch (IOException e) {
                             failed[0] = e;
                         }
@@ -114,7 +163,7 @@ final class LogReader {
     }
 
     /** One range [from, to) of a file, which starts and ends at line boundaries (or the file's ends). */
-    private static LogBuilder range(FileChannel ch, long from, long to, int segment) throws IOException {
+    private static LogBuilder range(FileChannel ch, long from, long to, int segment, boolean bare) throws IOException {
         long[] pos = {from};
         return blocks(buf -> {
             if (pos[0] >= to) {
@@ -124,15 +173,15 @@ final class LogReader {
             int n = ch.read(buf, pos[0]);
             pos[0] += Math.max(n, 0);
             return n;
-        }, segment);
+        }, segment, bare);
     }
 
     /**
      * The bytes of a source read into one buffer of {@code segment} bytes at a time, each time up to its last newline
      * (a line longer than the buffer is judged by its first part, and its tail counts as a line of its own).
      */
-    static LogBuilder blocks(Source source, int segment) throws IOException {
-        LogBuilder b = new LogBuilder(true);
+    static LogBuilder blocks(Source source, int segment, boolean bare) throws IOException {
+        LogBuilder b = new LogBuilder(true, bare);
         ByteBuffer buf = ByteBuffer.allocateDirect(segment).order(ByteOrder.LITTLE_ENDIAN);
         long[] words = new long[(segment >>> 3) + 3];
         while (true) {
@@ -181,12 +230,33 @@ final class LogReader {
         return false;
     }
 
-    /** Lines from a reader, each handed to the message half whole: the reference the block scanner is tested against. */
+    /**
+     * Lines from a reader, each handed to the message half whole: the reference the block scanner is tested against.
+     * The lines within the first {@link #SNIFF} bytes (as UTF-8, each with its newline) decide as {@link #bare} does.
+     */
     static LogBuilder lines(BufferedReader in) throws IOException {
-        LogBuilder b = new LogBuilder(false);
-        for (String line = in.readLine(); line != null; line = in.readLine()) {
+        List<String> head = new ArrayList<>();
+        long bytes = 0;
+        boolean prefixed = false;
+        boolean wording = false;
+        String line = in.readLine();
+        for (; line != null; line = in.readLine()) {
+            head.add(line);
+            bytes += line.getBytes(StandardCharsets.UTF_8).length + 1;
+            if (bytes > SNIFF) {
+                break;
+            }
+            prefixed |= line.contains("NCCL INFO") || line.contains("NCCL WARN");
+            wording |= MessageKinds.bare(line) >= 0;
+        }
+        LogBuilder b = new LogBuilder(false, !prefixed && wording);
+        for (String h : head) {
             b.lines++;
-            b.accept(line);
+            b.acceptLine(h);
+        }
+        for (line = line == null ? null : in.readLine(); line != null; line = in.readLine()) {
+            b.lines++;
+            b.acceptLine(line);
         }
         return b;
     }

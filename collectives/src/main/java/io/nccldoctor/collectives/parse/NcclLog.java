@@ -1,15 +1,17 @@
 package io.nccldoctor.collectives.parse;
 
+import io.nccldoctor.core.Fact;
 import io.nccldoctor.core.InputException;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.channels.Channels;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * What an NCCL_DEBUG=INFO log says, read as a stream (a multi-gigabyte log never sits in memory): NCCL versions,
@@ -20,21 +22,111 @@ import java.util.Set;
  * that holds several processes (a job's combined output: NCCL prefixes each line with host:pid:tid) keeps, per
  * process, what the processes of one job should agree on, and says where they do not ({@link Agreement}).
  *
- * @param tuning      per collective and size, the algorithm and protocol NCCL chose (TUNING lines), by size
- * @param acsHint     NCCL printed its hint that ACS is enabled and breaks GPU Direct RDMA (net_ib, after a completion error)
- * @param processes   per process ("node01:4242", from the lines' prefix), in the order they first appear
- * @param differences where the processes disagree (none for a one-process log)
+ * @param networks        what NCCL said of its network, line by line: the networks chosen, one line per distinct device
+ *                        list, a transport that found no device, the plugin lines (each kind with its own limit)
+ * @param tuning          per collective and size, the algorithm and protocol NCCL chose (TUNING lines), by size
+ * @param acsHint         NCCL printed its hint that ACS is enabled and breaks GPU Direct RDMA (net_ib, after a completion error)
+ * @param processes       per process ("node01:4242", from the lines' prefix), in the order they first appear
+ * @param differences     where the processes disagree (none for a one-process log)
+ * @param network         the network NCCL chose, each transport's devices, the plugins, and any fallback
+ * @param init            the CUDA driver, communicators started and their node counts, GPUs, environment, missing symbols
+ * @param systems         NCCL's view of the node ("=== System : maxBw …" dumps), each distinct one
+ * @param systemDumps     how many such dumps the log holds (one per process and communicator)
+ * @param unknownMessages NCCL INFO messages of no kind the parser knows (read only for a transport or an algorithm)
+ * @param withoutPrefix   the lines came without NCCL's "host:pid:tid [dev] NCCL INFO" prefix (a pasted excerpt)
+ * @param gdrDecisions    every GPU Direct RDMA decision line counted by its kind (enabled, distance, comparison,
+ *                        threshold, wording): gdr keeps the first 64 GPU–NIC pairs, this counts them all
  */
 public record NcclLog(long lines, long ncclLines, Set<String> versions, List<String> networks, Map<String, Long> transports,
                       List<GdrLine> gdr, Map<Integer, Long> communicatorSizes, Map<String, Long> algorithms, List<Tuning> tuning,
                       List<NicGdr> nicGdr, long warnings, List<String> firstWarnings, List<IbError> ibErrors, boolean acsHint,
-                      List<String> watchdogTimeouts, Map<String, Process> processes, List<String> differences) {
+                      List<String> watchdogTimeouts, Map<String, Process> processes, List<String> differences, Network network,
+                      Init init, List<SystemDump> systems, long systemDumps, long unknownMessages, boolean withoutPrefix,
+                      List<GdrCount> gdrDecisions) {
+
+    /** A log written before these were read (a `run --json` of an earlier release) has none of them. */
+    public NcclLog {
+        network = network == null ? Network.NONE : network;
+        init = init == null ? Init.NONE : init;
+        systems = systems == null ? List.of() : systems;
+        gdrDecisions = gdrDecisions == null ? List.of() : gdrDecisions;
+    }
+
+    /** How many GPU Direct RDMA decision lines of one kind the log holds ("Disabled, distance 8 > 5": 4096). */
+    public record GdrCount(boolean enabled, int distance, String relation, int threshold, GdrWording wording, long count) {
+
+        String key() {
+            return enabled + " " + distance + relation + threshold + " " + wording;
+        }
+    }
+
+    /**
+     * What NCCL said of its network.
+     *
+     * @param chosen        the networks NCCL chose ("IB", "Socket", a plugin's name), from "Using network …", in order
+     * @param devices       per transport ("IB", "Socket"), each distinct device list it used ("[0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE [RO]")
+     * @param loadedPlugins net plugins loaded ("NCCL RDMA Plugin v8", from "Loaded net plugin … (v8)")
+     * @param failedPlugins net plugins that failed to initialise ("Failed to initialize NET plugin …", 2.28 and later)
+     * @param unavailable   what found no device ("NET/IB : No device found.", "Failed to open libibverbs.so[.1]")
+     * @param fallbacks     each fallback in a sentence: a plugin loaded but not used, a plugin that failed, sockets after IB
+     */
+    public record Network(List<String> chosen, Map<String, List<String>> devices, List<String> loadedPlugins, List<String> failedPlugins,
+                          List<String> unavailable, List<String> fallbacks) {
+
+        static final Network NONE = new Network(List.of(), Map.of(), List.of(), List.of(), List.of(), List.of());
+    }
+
+    /**
+     * What the initialisations said besides the network.
+     *
+     * @param cudaDriverVersions the CUDA driver API versions the processes found ("12080" is CUDA 12.8)
+     * @param started            communicators started ("Init START"), by size; those completed are communicatorSizes
+     * @param nodes              "nRanks 16 nNodes 2" lines (2.20 and later), by node count
+     * @param busIds             the GPUs' PCI bus ids as NCCL prints them ("1c000"), each distinct one (at most 1024)
+     * @param environment        "NCCL_… set by environment to …": each variable with its distinct values (at most 8)
+     * @param symbolFailures     the first lines saying a verbs symbol is missing ("dlvsym failed on ibv_reg_dmabuf_mr …")
+     * @param symbolFailureCount how many such lines
+     */
+    public record Init(Set<String> cudaDriverVersions, Map<Integer, Long> started, Map<Integer, Long> nodes, Set<String> busIds,
+                       Map<String, List<String>> environment, List<String> symbolFailures, long symbolFailureCount) {
+
+        static final Init NONE = new Init(Set.of(), Map.of(), Map.of(), Set.of(), Map.of(), List.of(), 0);
+
+        /** The value the log gives a variable, when it gives exactly one. */
+        public Optional<String> env(String variable) {
+            List<String> values = environment.getOrDefault(variable, List.of());
+            return values.size() == 1 ? Optional.of(values.get(0)) : Optional.empty();
+        }
+    }
+
+    /**
+     * One "=== System : maxBw 48.0 totalBw 370.8 ===" dump summarised: bandwidths in GB/s as NCCL prints them.
+     *
+     * @param netBandwidths each distinct NET link bandwidth ("50.0")
+     * @param nvlinks       NVLink links ("+ NVL[…]"), to GPUs or NVSwitches
+     * @param pciLinks      PCI links by bandwidth ("48.0" → 16, "0.2" → 8: the x1 Gen1 uplinks of an emulated bridge)
+     * @param complete      its closing line is in the log
+     */
+    public record SystemDump(String maxBw, String totalBw, int cpus, int gpus, int nics, int nets, List<String> netBandwidths,
+                             int nvlinks, int nvswitches, Map<String, Integer> pciLinks, int c2cLinks, boolean complete) {
+
+        /** The PCI links NCCL rates below 1 GB/s: what it computes for a x1 link at 2.5 GT/s, as emulated bridges report. */
+        public Map<String, Integer> slowPciLinks() {
+            Map<String, Integer> slow = new TreeMap<>();
+            pciLinks.forEach((bw, n) -> {
+                if (Double.parseDouble(bw) < 1.0) {
+                    slow.put(bw, n);
+                }
+            });
+            return slow;
+        }
+    }
 
     /**
      * NCCL's algorithm and protocol for calls of one collective and size (NCCL_DEBUG_SUBSYS=TUNING), and how many
      * calls it logged so.
      */
-    public record Tuning(io.nccldoctor.core.Fact<String> collective, long bytes, String algorithm, String protocol, long count) {
+    public record Tuning(Fact<String> collective, long bytes, String algorithm, String protocol, long count) {
 
         Tuning plus(long calls) {
             return new Tuning(collective, bytes, algorithm, protocol, count + calls);
@@ -51,16 +143,21 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
      * @param versions      the NCCL versions ("2.27.5")
      * @param networks      the networks NCCL chose ("IB" from "Using network IB")
      * @param netTransports its network channels' transports ("NET/IB/0/GDRDMA")
+     * @param busIds        the PCI bus ids of its GPUs, from its communicators' Init lines ("1c000")
      */
-    public record Process(Set<String> versions, Set<String> networks, Set<String> netTransports) {
+    public record Process(Set<String> versions, Set<String> networks, Set<String> netTransports, Set<String> busIds) {
+
+        public Process {
+            busIds = busIds == null ? Set.of() : busIds;
+        }
     }
 
     /** This log's values as one unit, to compare with other files. */
     Agreement.Facts facts() {
-        Set<String> chosen = new java.util.TreeSet<>();
+        Set<String> chosen = new TreeSet<>();
         processes.values().forEach(p -> chosen.addAll(p.networks()));
         if (chosen.isEmpty()) { // lines without NCCL's host:pid:tid prefix
-            networks.stream().filter(n -> n.startsWith("Using network ")).forEach(n -> chosen.add(n.substring(14).strip()));
+            chosen.addAll(network.chosen());
         }
         return Agreement.Facts.of(versions, chosen, transports.keySet());
     }
@@ -70,6 +167,41 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
      * (distance 8 > 5)": enabled, the GPU and NIC as printed, the raw path numbers and the comparison NCCL printed.
      */
     public record GdrLine(boolean enabled, String gpu, String hca, int distance, String relation, int threshold, String line) {
+
+        /** The NCCL releases that print a decision in this wording (reference/nccl-internals.md §4.4). */
+        public GdrWording wording() {
+            if (line.contains("for GPU/") && line.contains(" - NET/")) {
+                return GdrWording.V2_29;
+            }
+            return relation.equals(">=") || relation.equals("<") ? GdrWording.V2_4 : GdrWording.V2_6;
+        }
+    }
+
+    /** The wordings of the GPU Direct RDMA decision line, each with the releases that print it. */
+    public enum GdrWording {
+        /** "NET/IB : GPU Direct RDMA Disabled for GPU 0[0] / HCA 0 (distance 4 >= 2)": 2.4 and 2.5, a PCI distance of their own. */
+        V2_4("2.4.0", "2.6.0"),
+        /** "GPU Direct RDMA Disabled for GPU 18000 / HCA 0 (distance 8 > 5)": 2.6 to 2.28 (graph/paths.cc). */
+        V2_6("2.6.0", "2.29.0"),
+        /** "GPU Direct RDMA Disabled for GPU/0-1b000 (rank 0) - NET/0-0 (distance 9 > 6)": 2.29, and later builds with TRACE. */
+        V2_29("2.29.0", null);
+
+        private final String since;
+        private final String until;
+
+        GdrWording(String since, String until) {
+            this.since = since;
+            this.until = until;
+        }
+
+        public String since() {
+            return since;
+        }
+
+        /** The first release that no longer prints it; empty while current. */
+        public Optional<String> until() {
+            return Optional.ofNullable(until);
+        }
     }
 
     /**
@@ -93,7 +225,7 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
      * "NET/IB : Got completion from peer 10.0.0.2<45678> with status=12 opcode=0 len=0 vendor err 129 (Recv)", or the
      * older "with error 12, opcode 0, len 0, vendor err 129"; the vendor error is absent when the line was wrapped.
      */
-    public record IbError(int status, io.nccldoctor.core.Fact<Integer> vendorErr, String line) {
+    public record IbError(int status, Fact<Integer> vendorErr, String line) {
 
         /** rdma-core's enum ibv_wc_status (infiniband/verbs.h), in order from IBV_WC_SUCCESS = 0. */
         private static final List<String> STATUS = List.of("IBV_WC_SUCCESS", "IBV_WC_LOC_LEN_ERR", "IBV_WC_LOC_QP_OP_ERR",
@@ -124,6 +256,15 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
     }
 
     static final int KEEP = 10;
+
+    /**
+     * Whether a line is NCCL's, as the parser reads it: with its prefix ("NCCL INFO", "NCCL WARN", the "NCCL version"
+     * banner) or, pasted without it, a message in NCCL's own wording ("Channel 00/02 : 0 1", "NET/IB : Using [0]mlx5_0:1/RoCE",
+     * "Connected all rings"). For telling a log from other text by its first lines.
+     */
+    public static boolean isNcclLine(String line) {
+        return line.contains("NCCL INFO") || line.contains("NCCL WARN") || line.contains("NCCL version ") || MessageKinds.bare(line) >= 0;
+    }
 
     /**
      * Streams a file in 256 KiB blocks of whole lines, eight bytes at a time ({@link BlockScanner}); a multi-gigabyte
@@ -163,7 +304,7 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
 
     /** @param segment the bytes read at once (small in tests, to cross block ends often) */
     static NcclLog parse(InputStream in, String source, int segment) throws IOException {
-        return LogReader.blocks(Channels.newChannel(in)::read, segment).finish(source);
+        return LogReader.stream(in, segment).finish(source);
     }
 
     /** A log read line by line: the reference the block scanner is tested against. */

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,8 +43,8 @@ public record NcclLogSet(Map<String, NcclLog> logs, Map<String, String> skipped,
     public static NcclLogSet of(Map<String, NcclLog> logs, Map<String, String> skipped) {
         Map<String, Agreement.Facts> facts = new LinkedHashMap<>();
         logs.forEach((file, log) -> facts.put(file, log.facts()));
-        return new NcclLogSet(java.util.Collections.unmodifiableMap(new LinkedHashMap<>(logs)),
-                java.util.Collections.unmodifiableMap(new LinkedHashMap<>(skipped)), Agreement.differences(facts, "files"));
+        return new NcclLogSet(Collections.unmodifiableMap(new LinkedHashMap<>(logs)),
+                Collections.unmodifiableMap(new LinkedHashMap<>(skipped)), Agreement.differences(facts, "files"));
     }
 
     private static List<Path> files(List<Path> paths) {

@@ -2,7 +2,6 @@ package io.nccldoctor.reports.parsed;
 
 import io.nccldoctor.collectives.parse.NcclLog;
 import io.nccldoctor.collectives.parse.NcclLogSet;
-import io.nccldoctor.pcie.NcclPathTypes;
 import io.nccldoctor.reports.chart.SizeLabels;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,29 +16,22 @@ public final class NcclLogText {
     }
 
     public static String render(NcclLog log, String file) {
-        String version = log.versions().stream().findFirst().orElse(NcclPathTypes.NEWEST);
         StringBuilder out = new StringBuilder("NCCL log " + file + ": " + log.lines() + " lines, " + log.ncclLines() + " from NCCL; versions "
-                + (log.versions().isEmpty() ? "not in the log (distances decoded as " + version + ")" : String.join(", ", log.versions())) + "\n");
+                + (log.versions().isEmpty() ? "not in the log" : String.join(", ", log.versions())) + "\n");
+        if (log.withoutPrefix()) {
+            out.append("  lines without NCCL's \"host:pid:tid [dev] NCCL INFO\" prefix (a pasted excerpt): each read by NCCL's own wording\n");
+        }
         if (log.processes().size() > 1) {
             out.append("  processes: ").append(log.processes().size()).append(" (host:pid from the lines' prefix)\n");
         }
-        log.networks().forEach(n -> out.append("  network: ").append(n).append('\n'));
+        network(log, out);
         log.transports().forEach((t, n) -> out.append("  channels via ").append(t).append(": ").append(n).append('\n'));
+        init(log, out);
         log.communicatorSizes().forEach((n, c) -> out.append("  communicators of ").append(n).append(" ranks initialised: ").append(c).append('\n'));
         log.algorithms().forEach((a, n) -> out.append("  algorithm/protocol ").append(a).append(": ").append(n).append('\n'));
         tuningRanges(log.tuning()).forEach(t -> out.append("  tuning ").append(t).append('\n'));
-        for (NcclLog.GdrLine g : log.gdr()) {
-            out.append("  GDR ").append(g.enabled() ? "enabled" : "disabled").append(" for GPU ").append(g.gpu()).append(" / HCA ")
-                    .append(g.hca()).append(": distance ").append(g.distance()).append(' ').append(g.relation()).append(' ')
-                    .append(g.threshold()).append(" (").append(decode(g, version)).append(" in NCCL ").append(version).append(")\n");
-        }
-        for (NcclLog.NicGdr n : log.nicGdr()) {
-            out.append("  NIC ").append(n.hca()).append(" (NET/").append(n.net()).append(' ').append(n.index()).append("): GPU Direct RDMA ")
-                    .append(n.enabled() ? "enabled" : "DISABLED" + (n.noModule() ? " (no module)" : "")).append('\n');
-            if (!n.meaning().isEmpty()) {
-                out.append("    ").append(n.meaning()).append('\n');
-            }
-        }
+        gdr(log, out);
+        log.systems().forEach(d -> out.append("  ").append(system(d)).append('\n'));
         out.append("  warnings: ").append(log.warnings()).append('\n');
         log.firstWarnings().forEach(w -> out.append("    ").append(w).append('\n'));
         for (NcclLog.IbError e : log.ibErrors()) {
@@ -54,8 +46,115 @@ public final class NcclLogText {
                     + "bridge (ACS_REDIRECT_ON_P2P_PATH); disable ACS there, or NCCL_NET_GDR_LEVEL=0 to confirm\n");
         }
         log.watchdogTimeouts().forEach(w -> out.append("  watchdog: ").append(w).append('\n'));
+        if (log.unknownMessages() > 0) {
+            out.append("  NCCL INFO messages of no kind this parser knows (looked at for a transport or an algorithm only): ")
+                    .append(log.unknownMessages()).append('\n');
+        }
         log.differences().forEach(d -> out.append("DIFFERS between processes: ").append(d).append('\n'));
         return out.toString();
+    }
+
+    /** The network chosen, each transport's devices, what found no device, the plugins, and any fallback. */
+    private static void network(NcclLog log, StringBuilder out) {
+        NcclLog.Network n = log.network();
+        if (!n.chosen().isEmpty()) {
+            out.append("  network chosen: ").append(String.join(", ", n.chosen())).append('\n');
+        }
+        n.devices().forEach((t, lists) -> lists.forEach(d -> out.append("  NET/").append(t).append(" devices: ").append(d).append('\n')));
+        n.unavailable().forEach(u -> out.append("  unavailable: ").append(u).append('\n'));
+        if (!n.loadedPlugins().isEmpty()) {
+            out.append("  net plugins loaded: ").append(String.join(", ", n.loadedPlugins())).append('\n');
+        }
+        if (!n.failedPlugins().isEmpty()) {
+            out.append("  net plugins that failed to initialise: ").append(String.join(", ", n.failedPlugins())).append('\n');
+        }
+        n.fallbacks().forEach(f -> out.append("  FALLBACK: ").append(f).append('\n'));
+        log.networks().forEach(line -> out.append("  network: ").append(line).append('\n'));
+    }
+
+    /** The CUDA driver, communicators started and their node counts, the GPUs' bus ids, the environment, missing symbols. */
+    private static void init(NcclLog log, StringBuilder out) {
+        NcclLog.Init i = log.init();
+        if (!i.cudaDriverVersions().isEmpty()) {
+            out.append("  CUDA driver API: ").append(String.join(", ", i.cudaDriverVersions().stream().map(NcclLogText::cudaVersion).toList()))
+                    .append('\n');
+        }
+        i.started().forEach((n, c) -> out.append("  communicators of ").append(n).append(" ranks started: ").append(c).append('\n'));
+        i.nodes().forEach((n, c) -> out.append("  communicators over ").append(n).append(n == 1 ? " node: " : " nodes: ").append(c).append('\n'));
+        if (!i.busIds().isEmpty()) {
+            List<String> ids = List.copyOf(i.busIds());
+            out.append("  GPUs (PCI bus ids as NCCL prints them): ").append(String.join(", ", ids.subList(0, Math.min(16, ids.size()))))
+                    .append(ids.size() > 16 ? " and " + (ids.size() - 16) + " more" : "").append('\n');
+        }
+        i.environment().forEach((k, v) -> out.append("  environment: ").append(k).append('=').append(String.join(" | ", v)).append('\n'));
+        if (i.symbolFailureCount() > 0) {
+            out.append("  verbs symbols not found: ").append(i.symbolFailureCount()).append(" lines (rdma-core older than this NCCL expects)\n");
+            i.symbolFailures().forEach(f -> out.append("    ").append(f).append('\n'));
+        }
+    }
+
+    /** "12080" → "12080 (CUDA 12.8)": cudaDriverGetVersion's 1000 × major + 10 × minor. */
+    static String cudaVersion(String v) {
+        try {
+            int n = Integer.parseInt(v);
+            return v + " (CUDA " + n / 1000 + "." + n % 1000 / 10 + ")";
+        } catch (NumberFormatException e) {
+            return v;
+        }
+    }
+
+    /** Each GPU–NIC decision kept, decoded, and every decision counted by kind. */
+    private static void gdr(NcclLog log, StringBuilder out) {
+        for (NcclLog.GdrLine g : log.gdr()) {
+            out.append("  GDR ").append(g.enabled() ? "enabled" : "disabled").append(" for GPU ").append(g.gpu()).append(" / HCA ")
+                    .append(g.hca()).append(": distance ").append(g.distance()).append(' ').append(g.relation()).append(' ')
+                    .append(g.threshold()).append(" (").append(GdrReading.of(g.distance(), g.relation(), g.threshold(), g.wording(), log))
+                    .append(")\n");
+        }
+        if (log.gdrDecisions().stream().mapToLong(NcclLog.GdrCount::count).sum() > log.gdr().size()) {
+            for (NcclLog.GdrCount c : log.gdrDecisions()) {
+                out.append("  GDR decisions ").append(c.enabled() ? "enabled" : "disabled").append(" at distance ").append(c.distance()).append(' ')
+                        .append(c.relation()).append(' ').append(c.threshold()).append(": ").append(c.count()).append('\n');
+            }
+        }
+        for (NcclLog.NicGdr n : log.nicGdr()) {
+            out.append("  NIC ").append(n.hca()).append(" (NET/").append(n.net()).append(' ').append(n.index()).append("): GPU Direct RDMA ")
+                    .append(n.enabled() ? "enabled" : "DISABLED" + (n.noModule() ? " (no module)" : "")).append('\n');
+            if (!n.meaning().isEmpty()) {
+                out.append("    ").append(n.meaning()).append('\n');
+            }
+        }
+    }
+
+    /**
+     * One "=== System : maxBw …" dump in a line: "NCCL's system view: 2 CPUs, 8 GPUs, 8 NICs (NET 50.0 GB/s), 8 NVLink links
+     * to 1 NVSwitch, PCI links 48.0 GB/s x24, 0.2 GB/s x8", with what links below 1 GB/s mean.
+     */
+    static String system(NcclLog.SystemDump d) {
+        StringBuilder s = new StringBuilder("NCCL's system view (maxBw ").append(d.maxBw()).append(", totalBw ").append(d.totalBw()).append("): ")
+                .append(d.cpus()).append(" CPUs, ").append(d.gpus()).append(" GPUs, ").append(d.nics()).append(" NICs");
+        if (!d.netBandwidths().isEmpty()) {
+            s.append(" (NET ").append(String.join(", ", d.netBandwidths())).append(" GB/s)");
+        }
+        if (d.nvlinks() > 0) {
+            s.append(", ").append(d.nvlinks()).append(" NVLink links").append(d.nvswitches() > 0 ? " to " + d.nvswitches() + " NVSwitch" : "");
+        }
+        if (d.c2cLinks() > 0) {
+            s.append(", ").append(d.c2cLinks()).append(" C2C links");
+        }
+        List<Map.Entry<String, Integer>> pci = new ArrayList<>(d.pciLinks().entrySet());
+        pci.sort((a, b) -> Double.compare(Double.parseDouble(b.getKey()), Double.parseDouble(a.getKey())));
+        if (!pci.isEmpty()) {
+            s.append(", PCI links ").append(String.join(", ", pci.stream().map(e -> e.getKey() + " GB/s x" + e.getValue()).toList()));
+        }
+        if (!d.complete()) {
+            s.append(" (its end is not in the log)");
+        }
+        if (!d.slowPciLinks().isEmpty()) {
+            s.append("; PCI links below 1 GB/s are what NCCL computes for a x1 link at 2.5 GT/s, as a hypervisor's emulated bridge"
+                    + " reports it: NCCL sees the GPUs and NICs behind slow links (a VM without its real PCI topology; NCCL_TOPO_FILE)");
+        }
+        return s.toString();
     }
 
     /**
@@ -125,11 +224,4 @@ public final class NcclLogText {
         return out.toString();
     }
 
-    static String decode(NcclLog.GdrLine g, String version) {
-        try {
-            return NcclPathTypes.decodeDistance(g.distance(), g.relation(), g.threshold(), version);
-        } catch (IllegalArgumentException e) {
-            return "cannot decode in NCCL " + version;
-        }
-    }
 }

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /** A detector over the NCCL debug logs among a report's inputs: one finding per log it flags, waived without logs. */
 abstract class NcclLogRule implements ResultRule {
@@ -25,7 +26,7 @@ abstract class NcclLogRule implements ResultRule {
     }
 
     /** Counts the channel connections whose transport matches, adding an evidence line per such transport. */
-    static long channels(NcclLog log, java.util.function.Predicate<String> which, List<String> evidence) {
+    static long channels(NcclLog log, Predicate<String> which, List<String> evidence) {
         long n = 0;
         for (Map.Entry<String, Long> t : log.transports().entrySet()) {
             if (which.test(t.getKey())) {

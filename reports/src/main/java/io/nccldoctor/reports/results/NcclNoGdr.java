@@ -4,6 +4,7 @@ import io.nccldoctor.collectives.parse.NcclLog;
 import io.nccldoctor.reports.Finding;
 import io.nccldoctor.reports.RuleInfo;
 import io.nccldoctor.reports.Severity;
+import io.nccldoctor.reports.parsed.GdrReading;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -38,9 +39,13 @@ public final class NcclNoGdr extends NcclLogRule {
         }
         log.nicGdr().stream().filter(n -> !n.enabled())
                 .forEach(n -> evidence.add("NIC " + n.hca() + " (NET/" + n.net() + "): GPU Direct RDMA disabled: " + n.meaning()));
-        log.gdr().stream().filter(g -> !g.enabled()).limit(8)
-                .forEach(g -> evidence.add("GPU " + g.gpu() + " / NIC " + g.hca() + ": distance " + g.distance() + " " + g.relation() + " "
-                        + g.threshold()));
+        log.gdr().stream().filter(g -> !g.enabled()).limit(8).forEach(g -> {
+            evidence.add("GPU " + g.gpu() + " / NIC " + g.hca() + ": distance " + g.distance() + " " + g.relation() + " " + g.threshold());
+            evidence.add("GPU " + g.gpu() + " / NIC " + g.hca() + ": " + GdrReading.of(g.distance(), g.relation(), g.threshold(), g.wording(), log));
+        });
+        log.gdrDecisions().stream().filter(c -> !c.enabled())
+                .forEach(c -> evidence.add(c.count() + " decision lines disabled at distance " + c.distance() + " " + c.relation() + " "
+                        + c.threshold()));
         evidence.add("source: " + name);
         String title = plain > 0 ? plain + " RDMA channel connection" + (plain == 1 ? "" : "s") + " without GPU Direct RDMA"
                 : disabledNics + " NIC" + (disabledNics == 1 ? "" : "s") + " without GPU Direct RDMA support";

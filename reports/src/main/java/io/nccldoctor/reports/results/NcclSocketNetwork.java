@@ -5,8 +5,10 @@ import io.nccldoctor.reports.Finding;
 import io.nccldoctor.reports.RuleInfo;
 import io.nccldoctor.reports.Severity;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /** Network channels over TCP sockets: on a cluster with RDMA NICs, a fallback that caps every collective. */
 public final class NcclSocketNetwork extends NcclLogRule {
@@ -17,7 +19,9 @@ public final class NcclSocketNetwork extends NcclLogRule {
                     + "a few GB/s at best. On a cluster with InfiniBand or RoCE NICs this is a fallback: the IB transport "
                     + "found no usable device, was disabled, or a network plugin failed to load. On an Ethernet-only "
                     + "cluster it is the expected path, and the numbers should be judged against it.",
-            "channel lines 'via NET/Socket/…', 'Using network Socket', and the NET/IB and NET/Plugin lines before them",
+            "channel lines 'via NET/Socket/…', 'Using network Socket', 'NET/IB : No device found' or 'Failed to open "
+                    + "libibverbs.so[.1]' with 'NET/Socket : Using …', the plugin lines, and the communicators' rank and node "
+                    + "counts (one rank or one node: nothing crosses the network)",
             "Check NCCL_IB_DISABLE and NCCL_NET, the IB devices and their ports (`nccl-doctor gdr`, `ibv_devinfo`), "
                     + "NCCL_IB_HCA, and the plugin lines of the log; rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET.");
 
@@ -25,16 +29,36 @@ public final class NcclSocketNetwork extends NcclLogRule {
         super(INFO);
     }
 
+    /**
+     * Flags channels over NET/Socket, or, without channel lines, sockets as the network NCCL chose ("Using network
+     * Socket"), or as the only network a log without that line lists after IB found nothing ("NET/IB : No device found",
+     * "NET/Socket : Using …"); a job of one rank or one node is left alone, as its network carries nothing.
+     */
     @Override
     Optional<Finding> judge(String name, NcclLog log) {
         List<String> evidence = new ArrayList<>();
         long socket = channels(log, t -> t.startsWith("NET/Socket"), evidence);
-        if (socket == 0) {
+        NcclLog.Network net = log.network();
+        boolean chosen = net.chosen().contains("Socket");
+        boolean onlySockets = net.chosen().isEmpty() && net.devices().keySet().equals(Set.of("Socket")) && !net.unavailable().isEmpty();
+        if (socket == 0 && (!chosen && !onlySockets || carriesNothing(log))) {
             return Optional.empty();
         }
+        net.fallbacks().forEach(f -> evidence.add("NCCL: " + f));
         log.networks().forEach(n -> evidence.add("NCCL: " + n));
         evidence.add("source: " + name);
-        return Optional.of(finding(name, socket + " network channel connection" + (socket == 1 ? "" : "s") + " over TCP sockets",
-                evidence));
+        String title = socket > 0 ? socket + " network channel connection" + (socket == 1 ? "" : "s") + " over TCP sockets"
+                : chosen ? "NCCL chose sockets for its network (no channel lines in the log)"
+                : "sockets are NCCL's only network: IB found no device";
+        return Optional.of(finding(name, title, evidence));
+    }
+
+    /** Every communicator the log started or counted has one rank, or spans one node ("nNodes 1"): no network traffic. */
+    static boolean carriesNothing(NcclLog log) {
+        Set<Integer> sizes = new HashSet<>(log.communicatorSizes().keySet());
+        sizes.addAll(log.init().started().keySet());
+        boolean oneRank = !sizes.isEmpty() && sizes.equals(Set.of(1));
+        boolean oneNode = !log.init().nodes().isEmpty() && log.init().nodes().keySet().equals(Set.of(1));
+        return oneRank || oneNode;
     }
 }

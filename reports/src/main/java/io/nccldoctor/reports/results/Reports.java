@@ -21,7 +21,8 @@ public final class Reports {
     public static List<ResultRule> resultRules() {
         return List.of(new DataCorruption(), new ConstantCeiling(), new LinkLimited(), new FarBelowExpected(), new ProtocolPathology(),
                 new AlignmentCliff(), new InPlaceDivergence(), new UnstableResults(), new LinkImbalance(), new SingleRank(),
-                new NcclCompletionError(), new NcclWatchdogTimeout(), new NcclSocketNetwork(), new NcclNoGdr(), new NcclProcessesDisagree());
+                new NcclCompletionError(), new NcclWatchdogTimeout(), new NcclSocketNetwork(), new NcclNoGdr(), new NcclProcessesDisagree(),
+                new NcclPluginFallback());
     }
 
     /** The node rules only (preflight's judgement as a report: JUnit, Prometheus …). */

@@ -1,0 +1,106 @@
+package io.nccldoctor.collectives.parse;
+
+import io.nccldoctor.collectives.parse.MessageKinds.Kind;
+import io.nccldoctor.collectives.parse.NcclLog.GdrLine;
+import io.nccldoctor.collectives.parse.NcclLog.NicGdr;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.function.Supplier;
+
+/**
+ * What each INFO message of a known kind does to the log, read once per distinct text and applied to every line that
+ * repeats it ({@link MessageMemo}): the version, the CUDA driver, a network line, a GDR decision or a NIC's GDR support,
+ * an environment variable, a communicator's Init or node count, a line of the topology dump. What is kept of a line is
+ * kept in its own words, so that the first line of a kind is the example whichever process printed it.
+ */
+final class MessageEffects {
+
+    private final LogBuilder builder;
+
+    MessageEffects(LogBuilder builder) {
+        this.builder = builder;
+    }
+
+    /** What one message does to the log, found once per distinct text. */
+    interface Effect {
+        Effect NONE = b -> {
+        };
+
+        void apply(LogBuilder b);
+    }
+
+    /** What the message at {@code msg} says (its line is given whole: some readers look at all of it). */
+    Effect read(Kind kind, String line, int msg) {
+        return switch (kind) {
+            case VERSION -> LogMessages.version(line).<Effect>map(v -> b -> b.addVersion(v)).orElse(Effect.NONE);
+            case DRIVER -> InitMessages.driver(line.substring(msg)).<Effect>map(d -> b -> b.init.driver(d)).orElse(Effect.NONE);
+            case GDR -> gdrEffect(line);
+            case NETWORK -> line.indexOf("GPU Direct RDMA", msg) >= 0 ? gdrEffect(line)
+                    : networkEffect(NetworkLog.read(builder.text(line.substring(msg))));
+            case ENV -> InitMessages.environment(builder.text(line.substring(msg)))
+                    .<Effect>map(e -> b -> b.init.environment(e.getKey(), e.getValue())).orElse(Effect.NONE);
+            case COMM, INIT -> communicatorEffect(line, msg);
+            case TOPO -> SystemDumps.read(line.substring(msg)).<Effect>map(l -> b -> {
+                Processes.Facts p = b.current();
+                b.dumps.add(p == null ? "" : p.key, l);
+            }).orElse(Effect.NONE);
+            default -> Effect.NONE;
+        };
+    }
+
+    static Effect networkEffect(NetworkLog.Said said) {
+        return b -> {
+            b.network.add(said);
+            if (said.category() == NetworkLog.Category.CHOSEN) {
+                b.process().ifPresent(p -> p.networks.add(said.name()));
+            }
+        };
+    }
+
+    Effect gdrEffect(String line) {
+        Optional<GdrLine> g = LogMessages.gdr(line);
+        if (g.isPresent()) {
+            GdrLine raw = g.get();
+            String key = gdrKey(raw);
+            NcclLog.GdrCount decision = new NcclLog.GdrCount(raw.enabled(), raw.distance(), raw.relation(), raw.threshold(), raw.wording(), 1);
+            Supplier<GdrLine> kept = () -> new GdrLine(raw.enabled(), raw.gpu(), raw.hca(), raw.distance(),
+                    raw.relation(), raw.threshold(), builder.kept(line));
+            return b -> b.addGdr(key, kept, decision);
+        }
+        return LogMessages.nicGdr(line).<Effect>map(n -> {
+            NicGdr kept = new NicGdr(n.net(), n.index(), n.hca(), n.enabled(), n.noModule(), builder.kept(line));
+            String key = nicKey(kept);
+            return b -> b.addNicGdr(key, kept);
+        }).orElse(Effect.NONE);
+    }
+
+    /**
+     * A communicator's Init START / COMPLETE line (its size, its GPU) or its "nRanks 16 nNodes 2" line: each reader runs
+     * only on the line it reads (these lines are one per communicator and rank, and each is read).
+     */
+    private Effect communicatorEffect(String line, int msg) {
+        boolean init = line.indexOf(" - Init ", msg) >= 0;
+        OptionalInt size = init && line.indexOf("Init COMPLETE", msg) >= 0 ? LogMessages.communicatorSize(line) : OptionalInt.empty();
+        Optional<InitMessages.Init> started = init ? InitMessages.init(line, msg) : Optional.empty();
+        Optional<Integer> nodes = init ? Optional.empty() : InitMessages.nodes(line, msg);
+        return b -> {
+            size.ifPresent(n -> b.comms.merge(n, 1L, Long::sum));
+            started.ifPresent(i -> {
+                b.init.communicator(i);
+                Processes.Facts p = b.current();
+                if (p != null) {
+                    p.busIds.add(i.busId());
+                }
+            });
+            nodes.ifPresent(b.init::nodes);
+        };
+    }
+
+    static String gdrKey(GdrLine g) {
+        return (g.enabled() ? "Enabled" : "Disabled") + g.gpu() + "/" + g.hca();
+    }
+
+    static String nicKey(NicGdr n) {
+        return n.net() + "|" + n.index() + "|" + n.hca() + "|" + n.enabled() + "|" + n.noModule();
+    }
+}

@@ -1,0 +1,164 @@
+package io.nccldoctor.collectives.parse;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What NCCL said of its network, kept by kind so that no kind crowds out another: the network chosen ("Using network
+ * IB", every distinct name), the devices of each transport ("NET/IB : Using [0]mlx5_0:1/RoCE … [7]mlx5_11:1/RoCE",
+ * each distinct list), a transport that found nothing ("NET/IB : No device found.", "Failed to open libibverbs.so[.1]"),
+ * and the plugins: loaded, failed, and the probing around them ("Failed to find ncclNetPlugin_v9 symbol", "NET/Plugin:
+ * Could not find: libnccl-net.so"), which a job prints for every process and which tells little. From these it tells a
+ * fallback: a plugin that loaded but whose network NCCL did not use, a plugin that failed to initialise, sockets
+ * after IB found no device.
+ */
+final class NetworkLog {
+
+    private static final int KEEP = NcclLog.KEEP;
+    /** The networks NCCL implements itself (src/transport/net_ib, net_socket): a loaded plugin was not used when these are. */
+    private static final Set<String> INTERNAL = Set.of("IB", "Socket");
+
+    /** What one message says, read once per distinct text. */
+    record Said(Category category, String text, String name, String devices) {
+    }
+
+    enum Category { CHOSEN, DEVICES, UNAVAILABLE, LOADED, FAILED, PLUGIN, NONE }
+
+    static final Said NOTHING = new Said(Category.NONE, "", "", "");
+
+    /**
+     * Reads one message (its text from the first word, Ray's "[repeated …]" suffix removed): "Using network IB", "NET/IB :
+     * Using [0]mlx5_0:1/RoCE [RO]; OOB eth0:10.0.0.1<0>", "NET/IB : No device found.", "NET/Plugin: Loaded net plugin
+     * NCCL RDMA Plugin v8 (v8)", "Failed to initialize NET plugin AWS Libfabric" (2.28 and later) and the other plugin lines.
+     */
+    static Said read(String message) {
+        String m = InitMessages.stripRay(message).strip();
+        if (m.startsWith("Using network ")) {
+            return new Said(Category.CHOSEN, m, m.substring("Using network ".length()).strip(), "");
+        }
+        if (m.equals("NET/IB : No device found.") || m.startsWith("Failed to open libibverbs")) {
+            return new Said(Category.UNAVAILABLE, m, "", "");
+        }
+        int using = m.indexOf(" : Using");
+        if (m.startsWith("NET/") && using > 4 && m.indexOf(' ') == using) {
+            String devices = m.substring(using + " : Using".length()).strip();
+            int oob = devices.indexOf("; OOB");
+            return new Said(Category.DEVICES, m, m.substring(4, using), (oob >= 0 ? devices.substring(0, oob) : devices).strip());
+        }
+        int loaded = m.indexOf("Loaded net plugin ");
+        if (loaded >= 0) {
+            String name = m.substring(loaded + "Loaded net plugin ".length()).strip();
+            int version = name.lastIndexOf(" (v");
+            return new Said(Category.LOADED, m, version > 0 ? name.substring(0, version) : name, "");
+        }
+        if (m.startsWith("Failed to initialize NET plugin ")) {
+            return new Said(Category.FAILED, m, m.substring("Failed to initialize NET plugin ".length()).strip(), "");
+        }
+        if (m.startsWith("NET/Plugin") || m.startsWith("NET/OFI ") || m.startsWith("Plugin Path") || m.startsWith("P2P plugin")
+                || m.contains(" plugin") || m.startsWith("Failed to find nccl")) {
+            return new Said(Category.PLUGIN, m, "", "");
+        }
+        return NOTHING;
+    }
+
+    final Set<String> chosen = new LinkedHashSet<>();
+    final Map<String, List<String>> devices = new LinkedHashMap<>();
+    /** The first full line of each distinct device list, by transport and list. */
+    final Map<String, String> deviceLines = new LinkedHashMap<>();
+    final Set<String> unavailable = new LinkedHashSet<>();
+    final Set<String> loaded = new LinkedHashSet<>();
+    final Set<String> failed = new LinkedHashSet<>();
+    final Set<String> plugins = new LinkedHashSet<>();
+
+    void add(Said s) {
+        switch (s.category()) {
+            case CHOSEN -> addCapped(chosen, s.name());
+            case DEVICES -> {
+                List<String> lists = devices.computeIfAbsent(s.name(), k -> new ArrayList<>());
+                if (!lists.contains(s.devices()) && lists.size() < KEEP) {
+                    lists.add(s.devices());
+                    deviceLines.putIfAbsent(s.name() + "|" + s.devices(), s.text());
+                }
+            }
+            case UNAVAILABLE -> addCapped(unavailable, s.text());
+            case LOADED -> {
+                addCapped(loaded, s.name());
+                addCapped(plugins, s.text());
+            }
+            case FAILED -> {
+                addCapped(failed, s.name());
+                addCapped(plugins, s.text());
+            }
+            case PLUGIN -> addCapped(plugins, s.text());
+            case NONE -> {
+            }
+        }
+    }
+
+    private static void addCapped(Set<String> set, String value) {
+        if (set.size() < KEEP * 4 || set.contains(value)) {
+            set.add(value);
+        }
+    }
+
+    /** Adds what a later range of the same file found, in file order. */
+    void absorb(NetworkLog o) {
+        o.chosen.forEach(n -> addCapped(chosen, n));
+        o.devices.forEach((t, lists) -> lists.forEach(d -> add(new Said(Category.DEVICES, o.deviceLines.get(t + "|" + d), t, d))));
+        o.unavailable.forEach(u -> addCapped(unavailable, u));
+        o.loaded.forEach(l -> addCapped(loaded, l));
+        o.failed.forEach(f -> addCapped(failed, f));
+        o.plugins.forEach(p -> addCapped(plugins, p));
+    }
+
+    /**
+     * The lines for NcclLog.networks, each kind with its own limit: the networks chosen, one line per distinct device
+     * list, what found no device, then the plugin lines.
+     */
+    List<String> lines() {
+        List<String> out = new ArrayList<>();
+        chosen.stream().limit(KEEP).forEach(n -> out.add("Using network " + n));
+        deviceLines.values().stream().limit(KEEP).forEach(out::add);
+        unavailable.stream().limit(KEEP).forEach(out::add);
+        plugins.stream().limit(KEEP).forEach(out::add);
+        return out;
+    }
+
+    NcclLog.Network build() {
+        Map<String, List<String>> byTransport = new LinkedHashMap<>();
+        devices.forEach((t, lists) -> byTransport.put(t, List.copyOf(lists)));
+        return new NcclLog.Network(List.copyOf(chosen), byTransport, List.copyOf(loaded), List.copyOf(failed), List.copyOf(unavailable),
+                fallbacks());
+    }
+
+    /**
+     * A plugin that failed to initialise (NCCL 2.28 and later say so); a net plugin that loaded while NCCL used only its
+     * own IB or sockets (earlier versions disable a plugin whose init fails or finds no device without a word, src/net.cc
+     * ncclNetPluginInit@v2.19.3-1); sockets after IB found no device or no libibverbs (chosen, or, in a log without "Using
+     * network", the only transport that listed devices).
+     */
+    private List<String> fallbacks() {
+        List<String> out = new ArrayList<>();
+        String used = chosen.isEmpty() ? "" : "; NCCL used " + String.join(", ", chosen);
+        failed.stream().filter(f -> !INTERNAL.contains(f)).forEach(f -> out.add("the NET plugin '" + f + "' failed to initialise" + used));
+        failed.stream().filter(INTERNAL::contains).forEach(f -> out.add("NCCL's own " + f + " transport failed to initialise" + used));
+        boolean internalOnly = !chosen.isEmpty() && INTERNAL.containsAll(chosen);
+        if (internalOnly) {
+            loaded.stream().filter(l -> !failed.contains(l)).forEach(l -> out.add("the net plugin '" + l + "' was loaded, but NCCL used its "
+                    + "internal " + String.join(", ", chosen) + " transport: the plugin's init failed or it found no device"));
+        }
+        boolean socketsOnly = chosen.isEmpty() && devices.containsKey("Socket") && devices.size() == 1;
+        if ((chosen.contains("Socket") || socketsOnly) && (!unavailable.isEmpty() || failed.contains("IB"))) {
+            List<String> why = new ArrayList<>(unavailable);
+            if (failed.contains("IB")) {
+                why.add("Failed to initialize NET plugin IB");
+            }
+            out.add("NCCL fell back to sockets: " + String.join("; ", why));
+        }
+        return List.copyOf(out);
+    }
+}

@@ -1,0 +1,179 @@
+package io.nccldoctor.collectives.parse;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The processes of a log, by NCCL's line prefix ("node01:4242" from "node01:4242:4300 [0] NCCL INFO …"), each with what
+ * the processes of one job should agree on. Consecutive lines mostly share a prefix, so the last one is remembered,
+ * as a string and as words.
+ */
+final class Processes {
+
+    /** What one process logged. */
+    static final class Facts {
+        final String key;
+        final Set<String> versions = new LinkedHashSet<>();
+        final Set<String> networks = new LinkedHashSet<>();
+        final Set<String> netTransports = new TreeSet<>();
+        final Set<String> busIds = new LinkedHashSet<>();
+        /** Network transports of channel lines read from bytes: indices into the scanner's channelTransports. */
+        final BitSet netKeys = new BitSet();
+
+        Facts(String key) {
+            this.key = key;
+        }
+
+        void addAll(Facts o) {
+            versions.addAll(o.versions);
+            networks.addAll(o.networks);
+            netTransports.addAll(o.netTransports);
+            busIds.addAll(o.busIds);
+        }
+
+        NcclLog.Process build() {
+            return new NcclLog.Process(Collections.unmodifiableSet(versions), Collections.unmodifiableSet(networks),
+                    Collections.unmodifiableSet(netTransports), Collections.unmodifiableSet(busIds));
+        }
+    }
+
+    private final Map<String, Facts> byKey = new LinkedHashMap<>();
+    /** Lines arrive as Latin-1 views of UTF-8 from a file. */
+    private final boolean latin1;
+
+    Processes(boolean latin1) {
+        this.latin1 = latin1;
+    }
+
+    private String text(String s) {
+        return latin1 ? new String(s.getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8) : s;
+    }
+
+    /** The text before "NCCL " of the last line looked up, and its process. */
+    private String lastLinePrefix = "";
+    private Optional<Facts> lastLineProcess = Optional.empty();
+
+    /** The process of a line whose first "NCCL " is at {@code nccl}; empty without NCCL's host:pid:tid prefix (or nccl -1). */
+    Optional<Facts> of(String line, int nccl) {
+        if (nccl < 0) {
+            return Optional.empty();
+        }
+        if (nccl != lastLinePrefix.length() || !line.startsWith(lastLinePrefix)) {
+            lastLinePrefix = line.substring(0, nccl);
+            lastLineProcess = LogMessages.process(line, nccl).map(k -> byKey.computeIfAbsent(text(k), Facts::new));
+        }
+        return lastLineProcess;
+    }
+
+    /**
+     * The prefix of the last line read from bytes (as little-endian words, the last one zero-padded), and its process:
+     * comparing a few words costs less than reading it again. Other prefixes seen are found by their words in a table
+     * (open addressing, at most {@link #PREFIXES_MAX}), so that interleaved processes are read once each.
+     */
+    private long[] lastPrefix = new long[0];
+    private int lastPrefixLength = -1;
+    private Facts lastProcess;
+    private static final int PREFIX_SLOTS = 1 << 15;
+    private static final int PREFIXES_MAX = PREFIX_SLOTS / 4 * 3;
+    private final long[][] prefixWords = new long[PREFIX_SLOTS][];
+    private final long[] prefixHash = new long[PREFIX_SLOTS];
+    private final int[] prefixLength = new int[PREFIX_SLOTS];
+    private final Facts[] prefixProcess = new Facts[PREFIX_SLOTS];
+    private int prefixes;
+    /** The words of the prefix being looked up (a copy is kept only for a new one). */
+    private long[] scratch = new long[8];
+
+    Optional<Facts> of(ByteBuffer buf, int start, int nccl, LogBuilder scanner) {
+        return Optional.ofNullable(at(buf, start, nccl, scanner));
+    }
+
+    /** The same, null without the prefix: no Optional for the lines read from bytes. */
+    Facts at(ByteBuffer buf, int start, int nccl, LogBuilder scanner) {
+        int n = nccl - start;
+        boolean same = n == lastPrefixLength;
+        for (int k = 0; same && k < n; k += 8) {
+            same = prefixWord(scanner, start + k, n - k) == lastPrefix[k >>> 3];
+        }
+        if (same) {
+            return lastProcess;
+        }
+        int count = (n + 7) >>> 3;
+        if (scratch.length < count) {
+            scratch = new long[count * 2];
+        }
+        long h = n;
+        for (int k = 0; k < n; k += 8) {
+            scratch[k >>> 3] = prefixWord(scanner, start + k, n - k);
+            h = (h ^ scratch[k >>> 3]) * 0x9E3779B97F4A7C15L;
+            h ^= h >>> 29;
+        }
+        long[] words = null;
+        int i = (int) h & (PREFIX_SLOTS - 1);
+        for (; prefixWords[i] != null; i = (i + 1) & (PREFIX_SLOTS - 1)) {
+            if (prefixHash[i] == h && prefixLength[i] == n && Arrays.equals(prefixWords[i], 0, count, scratch, 0, count)) {
+                words = prefixWords[i];
+                break;
+            }
+        }
+        if (words != null) {
+            lastPrefix = words;
+            lastPrefixLength = n;
+            lastProcess = prefixProcess[i];
+            return lastProcess;
+        }
+        words = Arrays.copyOf(scratch, count);
+        lastPrefix = words;
+        lastPrefixLength = n;
+        byte[] bytes = new byte[n];
+        buf.get(start, bytes);
+        String prefix = new String(bytes, StandardCharsets.ISO_8859_1);
+        lastProcess = LogMessages.process(prefix, n).map(k -> byKey.computeIfAbsent(text(k), Facts::new)).orElse(null);
+        if (prefixes < PREFIXES_MAX) {
+            prefixWords[i] = words;
+            prefixHash[i] = h;
+            prefixLength[i] = n;
+            prefixProcess[i] = lastProcess;
+            prefixes++;
+        }
+        return lastProcess;
+    }
+
+    /** The word at {@code at}, cut to its first {@code left} bytes when fewer than eight are left. */
+    private static long prefixWord(BlockScanner s, int at, int left) {
+        long w = s.bytesAt(at);
+        return left >= 8 ? w : w & (1L << (left << 3)) - 1;
+    }
+
+    /** Moves the network transports counted from bytes into each process's set. */
+    void foldNetKeys(TransportCounts transports) {
+        for (Facts p : byKey.values()) {
+            p.netKeys.stream().forEach(k -> p.netTransports.add(transports.name(k)));
+            p.netKeys.clear();
+        }
+    }
+
+    void absorb(Processes o) {
+        o.byKey.forEach((key, p) -> byKey.computeIfAbsent(key, Facts::new).addAll(p));
+    }
+
+    Map<String, NcclLog.Process> build() {
+        Map<String, NcclLog.Process> out = new LinkedHashMap<>();
+        byKey.forEach((key, p) -> out.put(key, p.build()));
+        return out;
+    }
+
+    Map<String, Agreement.Facts> facts() {
+        Map<String, Agreement.Facts> out = new LinkedHashMap<>();
+        byKey.forEach((key, p) -> out.put(key, Agreement.Facts.of(p.versions, p.networks, p.netTransports)));
+        return out;
+    }
+}
