@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.regex.Matcher;
@@ -33,7 +34,13 @@ final class CorpusFacts {
         /** A PCIe link: "Speed 16GT/s (ok), Width x16" against "16.0 GT/s x16". */
         LINK,
         /** Every item the JSON lists (", "-separated) is named in the value read by eye. */
-        WORDS
+        WORDS,
+        /** The same items ("; "-separated), in any order. */
+        SET,
+        /** Every "; "-separated item read by eye is in the JSON's text (a line as NCCL printed it holds more). */
+        CONTAINS,
+        /** Link layers counted: "IB x8, RoCE x1" is "IB,IB,…,RoCE". */
+        LAYERS
     }
 
     /** One fact of one kind; {@code prefix} facts carry their subject after the name ("pair.GPU0.NIC1"). */
@@ -55,6 +62,9 @@ final class CorpusFacts {
                         && state(expected).matches("[0-9.]+") && number(state(expected)).equals(number(actual));
                 case LINK -> link(expected).equals(link(actual));
                 case WORDS -> List.of(actual.split(", ")).stream().allMatch(expected::contains);
+                case SET -> new TreeSet<>(List.of(expected.split(";\\s*"))).equals(new TreeSet<>(List.of(actual.split(";\\s*"))));
+                case CONTAINS -> List.of(expected.split(";\\s*")).stream().allMatch(actual::contains);
+                case LAYERS -> layers(expected).equals(layers(actual));
             };
         }
     }
@@ -96,6 +106,15 @@ final class CorpusFacts {
         }
         k.put("corpus/nccl-log/nccl-log-nvidia-docs-trace-call-no-device-field.txt\tkind", "NCCL_DEBUG_SUBSYS=CALL lines "
                 + "('host:pid:tid NCCL CALL ncclSend(…)') have no device field and no INFO/WARN: the NCCL log reader does not take them");
+        k.put("corpus/nccl-log/nccl-log-efa-t4-g4dn-metal-2.12.7-no-gdrdma-with-table.txt\tenv.NCCL_PROTO", "set by the aws-ofi-nccl "
+                + "plugin ('NET/OFI Setting NCCL_PROTO to \"simple\"'), which the log reader keeps among the network lines, not as NCCL's "
+                + "environment");
+        k.put("corpus/nccl-log/nccl-log-nvidia-docs-init-2.30-placeholders.txt\tnranks", "the documentation's placeholders ('busId "
+                + "XXXX', 'comm 0x...') keep the reader from taking the Init START line");
+        k.put("corpus/nccl-log/nccl-log-socket-2rank-excerpt-elided-comm.txt\tnranks", "'comm 0x... rank 0 nRanks 2 nNodes 2' gives "
+                + "the reader the node count; it takes the rank count from Init START and Init COMPLETE lines, which the excerpt cut");
+        k.put("corpus/nccl-log/nccl-log-stripped-fastsocket-using-8-ifaces.txt\tnetDeviceList", "facts.tsv writes the eight devices as "
+                + "the range 'ibs108..ibs115'; the JSON lists each with its address");
         String ibdev2netdev = "ibdev2netdev's (Up)/(Down) is the net device's link, kept as the port's net device link, not as "
                 + "the RDMA port state (an InfiniBand port can be ACTIVE while its IPoIB interface is down)";
         for (String port : List.of("ibdev2netdev-gb10-spark-4roce-2up.txt\tport.rocep1s0f0.1.state",
@@ -180,6 +199,25 @@ final class CorpusFacts {
         all.add(prefixed("nvidia-smi-topo", "pair.", (d, v) -> cell(d, v), Match.TEXT));
         all.add(prefixed("nvidia-smi-topo", "cpuAffinity.", (d, v) -> at("/cpuAffinity/" + v).apply(d), Match.TEXT));
         all.add(prefixed("nvidia-smi-topo", "numaAffinity.", (d, v) -> at("/numaAffinity/" + v).apply(d), Match.TEXT));
+        // nccl-log: NcclLog, with the readings of its GDR lines
+        all.add(fact("nccl-log", "lines", at("/lines"), Match.NUMBER));
+        all.add(fact("nccl-log", "ncclVersion", d -> joined(d.path("versions"), ","), Match.TEXT));
+        all.add(fact("nccl-log", "network", CorpusFacts::network, Match.TEXT));
+        all.add(fact("nccl-log", "netDevices", d -> devicesListed(d).map(l -> "" + l.size()), Match.NUMBER));
+        all.add(fact("nccl-log", "netDeviceList", d -> devicesListed(d).map(l -> l.stream().map(x -> x.replaceFirst("^\\[\\d+\\]", ""))
+                .collect(Collectors.joining(","))), Match.TEXT));
+        all.add(fact("nccl-log", "linkLayers", d -> devicesListed(d).map(l -> String.join(",", l)), Match.LAYERS));
+        all.add(fact("nccl-log", "transports", d -> d.path("transports").isEmpty() ? Optional.empty() : Optional.of(items(d.path("transports"))
+                .stream().map(e -> e.getKey() + " x" + e.getValue().asText()).collect(Collectors.joining("; "))), Match.SET));
+        all.add(fact("nccl-log", "gdrDecision", d -> joined(d.path("gdr"), "line", d.path("nicGdr")), Match.CONTAINS));
+        all.add(fact("nccl-log", "gdrThreshold", at("/gdr/0/threshold"), Match.NUMBER));
+        all.add(fact("nccl-log", "gdrReading", d -> joined(d.path("gdrReadings"), " | "), Match.CONTAINS));
+        all.add(fact("nccl-log", "nranks", CorpusFacts::nranks, Match.TEXT));
+        all.add(fact("nccl-log", "initComplete", d -> d.path("communicatorSizes").isEmpty() ? Optional.empty()
+                : Optional.of("" + items(d.path("communicatorSizes")).stream().mapToLong(e -> e.getValue().asLong()).sum()), Match.NUMBER));
+        all.add(fact("nccl-log", "warnings", at("/warnings"), Match.NUMBER));
+        all.add(fact("nccl-log", "warningText", d -> joined(d.path("firstWarnings"), " | "), Match.CONTAINS));
+        all.add(prefixed("nccl-log", "env.", (d, v) -> joined(d.at("/init/environment/" + v), ","), Match.TEXT));
         // the topology kinds: PciReading
         all.add(fact("lspci-tree", "functions", at("/census/functions"), Match.NUMBER));
         all.add(fact("lspci-tree", "nvidiaGpus", d -> Optional.of("" + nvidiaGpus(d)), Match.NUMBER));
@@ -221,6 +259,75 @@ final class CorpusFacts {
 
     private static <T> List<T> items(JsonNode array, Function<JsonNode, T> f) {
         return StreamSupport.stream(array.spliterator(), false).map(f).toList();
+    }
+
+    private static List<Map.Entry<String, JsonNode>> items(JsonNode object) {
+        List<Map.Entry<String, JsonNode>> out = new ArrayList<>();
+        object.fields().forEachRemaining(out::add);
+        return out;
+    }
+
+    /** The items of an array as text, joined; empty for none. */
+    private static Optional<String> joined(JsonNode array, String by) {
+        List<String> all = items(array, JsonNode::asText);
+        return all.isEmpty() ? Optional.empty() : Optional.of(String.join(by, all));
+    }
+
+    /** A field of the objects of several arrays, joined by " | "; empty for none. */
+    private static Optional<String> joined(JsonNode array, String field, JsonNode more) {
+        List<String> all = new ArrayList<>(items(array, x -> x.path(field).asText()));
+        all.addAll(items(more, x -> x.path(field).asText()));
+        return all.isEmpty() ? Optional.empty() : Optional.of(String.join(" | ", all));
+    }
+
+    /**
+     * The network NCCL chose ("Using network IB"), else the transport whose devices it listed ("NET/IB : Using …"), else
+     * the network its channels went through ("via NET/Socket/0").
+     */
+    private static Optional<String> network(JsonNode d) {
+        Optional<String> chosen = joined(d.at("/network/chosen"), ", ");
+        if (chosen.isPresent()) {
+            return chosen;
+        }
+        List<String> listed = items(d.at("/network/devices")).stream().map(Map.Entry::getKey).toList();
+        if (!listed.isEmpty()) {
+            return Optional.of(String.join(", ", listed));
+        }
+        List<String> channels = items(d.path("transports")).stream().map(Map.Entry::getKey).filter(t -> t.startsWith("NET/"))
+                .map(t -> t.substring(4).replaceFirst("/.*", "")).distinct().toList();
+        return channels.isEmpty() ? Optional.empty() : Optional.of(String.join(", ", channels));
+    }
+
+    /** The communicators' sizes: from their Init COMPLETE lines, else their Init START lines. */
+    private static Optional<String> nranks(JsonNode d) {
+        JsonNode sizes = d.path("communicatorSizes").isEmpty() ? d.at("/init/started") : d.path("communicatorSizes");
+        return sizes.isEmpty() ? Optional.empty() : Optional.of(String.join(",", items(sizes).stream().map(Map.Entry::getKey).toList()));
+    }
+
+    /** "[0]mlx5_0:1/IB", each device of every "NET/… : Using" line. */
+    private static Optional<List<String>> devicesListed(JsonNode d) {
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> e : items(d.at("/network/devices"))) {
+            for (JsonNode line : e.getValue()) {
+                Matcher m = Pattern.compile("\\[\\d+\\][^\\s\\[;]+").matcher(line.asText());
+                while (m.find()) {
+                    out.add(m.group());
+                }
+            }
+        }
+        return out.isEmpty() ? Optional.empty() : Optional.of(out);
+    }
+
+    /** "IB x8, RoCE x1" or "IB,RoCE" or "[0]mlx5_0:1/IB,…": each link layer with its count. */
+    private static Map<String, Integer> layers(String s) {
+        Map<String, Integer> out = new TreeMap<>();
+        for (String part : s.split(",\\s*")) {
+            Matcher m = Pattern.compile("(?:/)?(IB|RoCE)(?:\\s*x(\\d+))?\\s*$").matcher(part.strip());
+            if (m.find()) {
+                out.merge(m.group(1), m.group(2) == null ? 1 : Integer.parseInt(m.group(2)), Integer::sum);
+            }
+        }
+        return out;
     }
 
     private static Optional<JsonNode> last(JsonNode array) {

@@ -1,6 +1,7 @@
 package io.nccldoctor.reports.inputs;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nccldoctor.collectives.parse.NcclLog;
 import io.nccldoctor.collectives.parse.NcclLogSet;
@@ -10,6 +11,7 @@ import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.gdr.PerftestOutput;
 import io.nccldoctor.pcie.PciReading;
 import io.nccldoctor.pcie.SmiTopoMatrix;
+import io.nccldoctor.reports.parsed.GdrReading;
 import io.nccldoctor.reports.parsed.NcclLogText;
 import io.nccldoctor.reports.parsed.NcclTestsText;
 import io.nccldoctor.reports.parsed.PciReadingText;
@@ -69,7 +71,7 @@ public record ParsedInput(InputKind kind, String source, Object model, String ev
         throw new IllegalStateException("no renderer for " + model.getClass().getSimpleName());
     }
 
-    /** {"schemaVersion": 1, "kind": "nccl-tests", …the model's fields}. */
+    /** {"schemaVersion": 1, "kind": "nccl-tests", …the model's fields}; an NCCL log adds "gdrReadings", a line per GDR line. */
     public ObjectNode json() {
         ObjectNode doc = Json.mapper().createObjectNode();
         doc.put("schemaVersion", Snapshot.SCHEMA_VERSION);
@@ -80,6 +82,10 @@ public record ParsedInput(InputKind kind, String source, Object model, String ev
             if (!doc.has(e.getKey())) { // PciReading's own "kind" says the same
                 doc.set(e.getKey(), e.getValue());
             }
+        }
+        if (model instanceof NcclLog log) { // each GDR line's distances in path type names, as the text form gives them
+            ArrayNode readings = doc.putArray("gdrReadings");
+            log.gdr().forEach(g -> readings.add(GdrReading.of(g.distance(), g.relation(), g.threshold(), g.wording(), log)));
         }
         return doc;
     }
