@@ -462,8 +462,11 @@ final class CorpusFacts {
         return m.find() ? Optional.of(Double.parseDouble(m.group())) : Optional.empty();
     }
 
+    /** "PORT_ACTIVE (4)", "4: ACTIVE", "Active" are ACTIVE; ibstat's "Initializing" is INIT. */
     private static String state(String s) {
-        return s.toUpperCase(Locale.ROOT).replaceAll("\\s*\\(\\d+\\)$", "").replaceFirst("^PORT_", "").replaceAll("[_ ]", "");
+        String t = s.toUpperCase(Locale.ROOT).replaceAll("\\s*\\(\\d+\\)$", "").replaceFirst("^\\d+:\\s*", "").replaceFirst("^PORT_", "")
+                .replaceAll("[_ ]", "");
+        return t.equals("INITIALIZING") ? "INIT" : t;
     }
 
     /** "16 x16" from "Speed 16GT/s (ok), Width x16" and from "16.0 GT/s x16". */
