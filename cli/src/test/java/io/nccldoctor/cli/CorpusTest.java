@@ -76,8 +76,12 @@ class CorpusTest {
         }));
         nodes.add(dynamicTest("report", () -> {
             known(in, "kind");
-            Run report = run("report", in.file().toString());
+            Run report = run("report", in.file().toString(), "--format", "json");
             assertThat(report.code()).as(in.name() + ": exit code of report\n" + report.out() + report.err()).isIn(refused != null ? 2 : 0, refused != null ? 2 : 1);
+            if (in.kind().equals("rdma")) {
+                assertThat(findings(json(report.out()).path("findings"))).as(in.name() + ": report judges RDMA text with the rules of parse rdma")
+                        .isEqualTo(findings(json(parse.out()).at("/evaluation/findings")));
+            }
         }));
         JsonNode doc = refused == null && parse.code() != 2 ? json(parse.out()) : null;
         if (doc != null) {
@@ -107,6 +111,14 @@ class CorpusTest {
         if (known != null) {
             Assumptions.abort("known mismatch: " + known);
         }
+    }
+
+    /** "CODE subject" of each finding, sorted. */
+    private static List<String> findings(JsonNode list) {
+        List<String> out = new ArrayList<>();
+        list.forEach(f -> out.add(f.path("code").asText() + " " + f.path("subject").asText()));
+        out.sort(null);
+        return out;
     }
 
     private static JsonNode json(String text) {

@@ -44,8 +44,10 @@ public final class GdrDisabledByDistance implements Rule {
         var topology = GpuNicPaths.topology(s, ctx);
         SmiTopoMatrix smi = s.section(SmiTopoMatrix.KEY, SmiTopoMatrix.class);
         if (topology.isEmpty() && smi != null && !smi.p2p()) { // a pasted nvidia-smi matrix, without a PCI tree
-            GdrLevel level = GdrLevel.parse(s.env().get("NCCL_NET_GDR_LEVEL"), ctx.ncclVersion().orElse(NcclPathTypes.NEWEST));
-            List<Finding> f = SmiGdrDistances.findings(this, smi, level);
+            String raw = s.env().get("NCCL_NET_GDR_LEVEL");
+            GdrLevel level = GdrLevel.parse(raw, ctx.ncclVersion().orElse(NcclPathTypes.NEWEST));
+            List<Finding> f = raw == null ? SmiGdrDistances.findings(this, smi, "PXB", SmiGdrDistances.DEFAULT)
+                    : SmiGdrDistances.findings(this, smi, level.name(), level.source());
             return f.isEmpty() ? Outcome.pass() : Outcome.flag(f);
         }
         if (topology.isEmpty()) {

@@ -1,6 +1,5 @@
 package io.nccldoctor.reports.rules;
 
-import io.nccldoctor.gdr.GdrLevel;
 import io.nccldoctor.pcie.SmiPath;
 import io.nccldoctor.pcie.SmiTopoMatrix;
 import io.nccldoctor.reports.Finding;
@@ -13,17 +12,29 @@ import java.util.Optional;
 /**
  * GDR_DISABLED_BY_DISTANCE from a pasted `nvidia-smi topo -m` alone, when no PCI tree was read: each GPU's nearest
  * NIC by the matrix's path type against NCCL's GDR threshold. nvidia-smi names the same paths NCCL compares (PIX, PXB,
- * PHB, SYS; SOC is the old name of SYS); its NODE, two host bridges of one CPU, is NCCL's PHB.
+ * PHB, SYS; SOC is the old name of SYS); its NODE, two host bridges of one CPU, is NCCL's PHB. A GPU whose memory is a
+ * NUMA node (a number in the GPU NUMA ID column: Grace Hopper, Grace Blackwell) reaches the NIC through C2C, which NCCL
+ * from 2.29 may enable as P2C and the matrix does not show: it is left out.
  */
 final class SmiGdrDistances {
+
+    /**
+     * NCCL's default threshold when the matrix's NCCL version is unknown: PXB; from 2.29 P2C while NCCL_NET_GDR_C2C is
+     * on (reference/nccl-internals.md 4.2), which differs from PXB only for a GPU that reaches the NIC through C2C.
+     */
+    static final String DEFAULT = "NCCL's default (PXB; from 2.29 P2C while NCCL_NET_GDR_C2C is on, which adds only a GPU that "
+            + "reaches the NIC through its CPU's C2C link, left out here)";
 
     private SmiGdrDistances() {
     }
 
-    static List<Finding> findings(Rule rule, SmiTopoMatrix m, GdrLevel level) {
-        SmiPath threshold = threshold(level.name());
+    static List<Finding> findings(Rule rule, SmiTopoMatrix m, String level, String source) {
+        SmiPath threshold = threshold(level);
         List<Finding> out = new ArrayList<>();
         for (String gpu : m.devices().stream().filter(d -> d.startsWith("GPU")).toList()) {
+            if (m.gpuNumaId().getOrDefault(gpu, "N/A").matches("\\d+")) {
+                continue; // GPU memory as a NUMA node: a Grace (C2C) GPU, whose path to the NIC NCCL may call P2C; the matrix cannot say
+            }
             Map<String, String> row = m.cells().getOrDefault(gpu, Map.of());
             String nearest = null;
             SmiPath path = null;
@@ -39,7 +50,7 @@ final class SmiGdrDistances {
                 out.add(rule.finding(gpu + "-" + nic, gpu + " reaches its nearest NIC " + nic + " through " + path
                         + " (nvidia-smi topo -m): GPUDirect RDMA off by default", List.of(
                         "nvidia-smi topo -m: " + gpu + "-" + nearest + (nic.equals(nearest) ? "" : " (" + nic + ")") + " " + row.get(nearest),
-                        "threshold " + level.name() + ": " + level.source(),
+                        "threshold " + level + ": " + source,
                         "NCCL_NET_GDR_LEVEL=" + (path == SmiPath.NODE ? "PHB" : path.name()) + " would enable it for this pair")));
             }
         }

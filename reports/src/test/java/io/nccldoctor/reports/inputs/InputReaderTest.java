@@ -9,6 +9,11 @@ import io.nccldoctor.core.InputException;
 import io.nccldoctor.reports.NodeShape;
 import io.nccldoctor.reports.RuleContext;
 import io.nccldoctor.reports.RulesConfig;
+import io.nccldoctor.reports.Evaluation;
+import io.nccldoctor.reports.Finding;
+import io.nccldoctor.reports.rules.Registry;
+import io.nccldoctor.core.Snapshot;
+import java.util.List;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -88,5 +93,22 @@ class InputReaderTest {
         assertThat(p2p.text()).startsWith("nvidia-smi topo -p2p from ").contains("(P2P status per pair, not link types)")
                 .contains("GPU0-GPU1  NS");
         assertThat(p2p.json().path("matrix").asText()).isEqualTo("topo -p2p");
+    }
+
+    @Test
+    void reportJudgesAPastedMatrixByItsGpuNicPathsAndNeverAP2pMatrix() {
+        Snapshot dgx1 = ReportInput.read(ROOT.resolve("pcie-inspect/src/test/resources/fixtures/public/nvidia-smi-topo-dgx1-v100-legacy-mlx5-columns.txt"))
+                .orElseThrow().node().orElseThrow();
+        RuleContext ctx = new RuleContext(RulesConfig.defaults(), NodeShape.none());
+        List<Finding> f = Evaluation.of(dgx1, Registry.topologyRules(), ctx).findings();
+        assertThat(f).extracting(Finding::subject).contains("GPU0-mlx5_0").doesNotContain("GPU2-mlx5_0");
+        assertThat(f.get(0).evidence()).contains("nvidia-smi topo -m: GPU0-mlx5_0 NODE")
+                .anySatisfy(e -> assertThat(e).startsWith("threshold PXB: NCCL's default (PXB; from 2.29 P2C"));
+        Snapshot pix = ReportInput.read(ROOT.resolve("pcie-inspect/src/test/resources/fixtures/public/nvidia-smi-topo-h100-8gpu-8nic-pix.txt"))
+                .orElseThrow().node().orElseThrow();
+        assertThat(Evaluation.of(pix, Registry.topologyRules(), ctx).findings()).as("every GPU has a NIC behind its own switch").isEmpty();
+        Snapshot p2p = ReportInput.read(ROOT.resolve("corpus/nvidia-smi-topo/nvidia-smi-topo-p2p-p-autodl-2x-rtx2080ti-ns.txt"))
+                .orElseThrow().node().orElseThrow();
+        assertThat(Evaluation.of(p2p, Registry.topologyRules(), ctx).findings()).as("P2P status cells are no paths").isEmpty();
     }
 }
