@@ -13,7 +13,8 @@ import java.util.stream.Stream;
 
 /**
  * The real outputs the corpus test runs: every file of corpus/ (its folder names its kind) and of the public fixture
- * folders (the file name's prefix names it), with the facts read by eye from each (facts.tsv beside them), and the
+ * folders (the file name's prefix names it), with the facts read by eye from each (corpus/KIND/facts.tsv, and
+ * fixture-facts/MODULE.tsv in this module's test resources), and the
  * texts of no kind that must be refused (READMEs, docs, source, JSON of nccl-doctor's own).
  */
 final class Corpus {
@@ -80,7 +81,7 @@ final class Corpus {
             }
         }
         for (Path folder : FIXTURES) {
-            Map<String, Map<String, Row>> facts = facts(folder.resolve("facts.tsv"));
+            Map<String, Map<String, Row>> facts = facts(fixtureFacts(folder));
             for (Path f : outputs(folder)) {
                 String name = f.getFileName().toString();
                 String kind = PREFIXES.entrySet().stream().filter(e -> name.startsWith(e.getKey())).map(Map.Entry::getValue).findFirst()
@@ -89,6 +90,14 @@ final class Corpus {
             }
         }
         return out;
+    }
+
+    /**
+     * The facts of a module's public fixtures: cli/src/test/resources/fixture-facts/MODULE.tsv (not beside the fixtures,
+     * whose folders the modules' own tests list file by file).
+     */
+    static Path fixtureFacts(Path folder) {
+        return Path.of("src/test/resources/fixture-facts", ROOT.relativize(folder).getName(0) + ".tsv");
     }
 
     /** Texts that are none of the kinds: each must be refused by `parse` (exit 2, one line) and by `report`. */
