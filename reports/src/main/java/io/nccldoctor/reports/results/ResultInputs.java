@@ -17,6 +17,7 @@ import io.nccldoctor.reports.baseline.Hardware;
 import io.nccldoctor.reports.baseline.Nics;
 import io.nccldoctor.reports.baseline.Note;
 import io.nccldoctor.reports.baseline.Notes;
+import io.nccldoctor.reports.inputs.ReportInput;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -126,6 +127,14 @@ public final class ResultInputs {
         if (!Files.isRegularFile(p)) {
             throw new InputException(p + ": no such file or folder");
         }
+        Optional<ReportInput> read = ReportInput.read(p); // every kind `parse` reads; empty for the JSON documents below
+        if (read.isPresent()) {
+            String sweep = label != null ? label : p.getFileName().toString().replaceFirst("\\.[A-Za-z0-9]+$", "");
+            read.get().tests().ifPresent(t -> sweeps.add(fromTests(p, sweep, env, nodeCount, t, read.get().tool())));
+            read.get().log().ifPresent(log -> ncclLogs.put(p.toString(), log));
+            read.get().node().ifPresent(nodes::add);
+            return;
+        }
         String text;
         try {
             text = Files.readString(p, StandardCharsets.UTF_8);
@@ -197,7 +206,7 @@ public final class ResultInputs {
     }
 
     static Sweep fromTests(Path p, String label, Map<String, String> env, Integer nodeCount, NcclTestsOutput out, String tool) {
-        Fact<Integer> ranks = Hardware.deviceRanks(out);
+        Fact<Integer> ranks = out.ranks(); // the device lines when the paste holds all of them
         Fact<String> named = out.test().flatMap(t -> {
             String c = COLLECTIVES.get(t.replaceFirst("_mpi$", ""));
             return c == null ? Fact.absent("unknown test " + t) : Fact.of(c);
