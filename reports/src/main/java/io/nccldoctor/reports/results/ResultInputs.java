@@ -17,6 +17,7 @@ import io.nccldoctor.reports.baseline.Hardware;
 import io.nccldoctor.reports.baseline.Nics;
 import io.nccldoctor.reports.baseline.Note;
 import io.nccldoctor.reports.baseline.Notes;
+import io.nccldoctor.reports.inputs.InputKind;
 import io.nccldoctor.reports.inputs.ReportInput;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -133,14 +134,13 @@ public final class ResultInputs {
             read.get().tests().ifPresent(t -> sweeps.add(fromTests(p, sweep, env, nodeCount, t, read.get().tool())));
             read.get().log().ifPresent(log -> ncclLogs.put(p.toString(), log));
             read.get().node().ifPresent(nodes::add);
+            if (read.get().kind() == InputKind.NVIDIA_SMI_TOPO || read.get().kind() == InputKind.LSPCI_TREE) {
+                // how the machine of the runs given with it is wired (P2P support, SYS paths, a hypervisor's devices)
+                Companions.read(readText(p).lines().toList(), p.toString(), notes);
+            }
             return;
         }
-        String text;
-        try {
-            text = Files.readString(p, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new InputException(p + ": cannot read (" + e.getMessage() + ")", e);
-        }
+        String text = readText(p);
         String name = label != null ? label : p.getFileName().toString().replaceFirst("\\.[A-Za-z0-9]+$", "");
         if (SweepResults.isSweepFile(text)) {
             sweeps.addAll(SweepResults.sweeps(p, null));
@@ -194,6 +194,14 @@ public final class ResultInputs {
         sweeps.add(fromTests(p, name, env, nodeCount, out, "nccl-tests"));
         if (out.ncclInfoLines() > 0) { // nccl-tests run with NCCL_DEBUG=INFO: its NCCL lines are a log of the same run
             NcclLog.parseIfNccl(p).ifPresent(log -> ncclLogs.put(p.toString(), log));
+        }
+    }
+
+    private static String readText(Path p) {
+        try {
+            return Files.readString(p, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new InputException(p + ": cannot read (" + e.getMessage() + ")", e);
         }
     }
 
