@@ -207,6 +207,60 @@ static void debug_banner(struct ncclComm *c) {
     }
 }
 
+/*
+ * NCCL_DEBUG set: the ring's channel line for this rank, with the transport NCCL would pick on one node: P2P/IPC, or
+ * SHM/direct/direct with NCCL_P2P_DISABLE=1, or the network with NCCL_SHM_DISABLE=1 too (NET/IB, GDRDMA unless
+ * STANDIN_IBV_DMABUF=0; NET/Socket with NCCL_NET=Socket), which logs a [send] and a [receive] line as NCCL does.
+ */
+static void debug_channels(struct ncclComm *c) {
+    const char *file = getenv("NCCL_DEBUG_FILE");
+    if (getenv("NCCL_DEBUG") == NULL || c->nranks < 2) {
+        return;
+    }
+    const char *p2p = getenv("NCCL_P2P_DISABLE"), *shm = getenv("NCCL_SHM_DISABLE"), *net = getenv("NCCL_NET");
+    const char *dmabuf = getenv("STANDIN_IBV_DMABUF"), *hcas = getenv("STANDIN_IBV_DEVICES");
+    int nets = hcas == NULL || atoi(hcas) < 1 ? 2 : atoi(hcas), next = (c->rank + 1) % c->nranks;
+    int prev = (c->rank + c->nranks - 1) % c->nranks;
+    char host[64] = "host", lines[512], via[64];
+    gethostname(host, sizeof host - 1);
+    host[strcspn(host, ".")] = '\0';
+    if (p2p == NULL || strcmp(p2p, "1") != 0 || shm == NULL || strcmp(shm, "1") != 0) {
+        snprintf(lines, sizeof lines, "%s:%d:%d [%d] NCCL INFO Channel 00/0 : %d[%d] -> %d[%d] via %s\n", host, (int)getpid(),
+                 (int)syscall(SYS_gettid), c->dev, c->rank, c->dev, next, next,
+                 p2p == NULL || strcmp(p2p, "1") != 0 ? "P2P/IPC" : "SHM/direct/direct");
+    } else {
+        if (net != NULL && strcmp(net, "Socket") == 0) {
+            snprintf(via, sizeof via, "NET/Socket/0");
+        } else {
+            snprintf(via, sizeof via, "NET/IB/%d%s", c->dev % nets, dmabuf != NULL && strcmp(dmabuf, "0") == 0 ? "" : "/GDRDMA");
+        }
+        snprintf(lines, sizeof lines, "%s:%d:%d [%d] NCCL INFO Channel 00/0 : %d[%d] -> %d[%d] [receive] via %s\n"
+                 "%s:%d:%d [%d] NCCL INFO Channel 00/0 : %d[%d] -> %d[%d] [send] via %s\n", host, (int)getpid(),
+                 (int)syscall(SYS_gettid), c->dev, prev, prev, c->rank, c->dev, via, host, (int)getpid(),
+                 (int)syscall(SYS_gettid), c->dev, c->rank, c->dev, next, next, via);
+    }
+    char path[1024];
+    size_t n = 0;
+    for (const char *q = file; q != NULL && *q != '\0' && n < sizeof path - 32; q++) {
+        if (q[0] == '%' && (q[1] == 'h' || q[1] == 'p')) {
+            n += q[1] == 'h' ? (size_t)snprintf(path + n, sizeof path - n, "%s", host)
+                             : (size_t)snprintf(path + n, sizeof path - n, "%d", (int)getpid());
+            q++;
+        } else {
+            path[n++] = *q;
+        }
+    }
+    path[n] = '\0';
+    int fd = file == NULL ? 1 : open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+        ssize_t ignored = write(fd, lines, strlen(lines));
+        (void)ignored;
+        if (fd != 1) {
+            close(fd);
+        }
+    }
+}
+
 /* ---- waiting: futexes in the shared block, woken on change, re-checked every 10 ms for an abort ---- */
 
 static void futex_wait(_Atomic uint32_t *addr, uint32_t seen) {
@@ -536,6 +590,7 @@ static ncclResult_t comm_new(struct ncclComm **out, int nranks, const ncclUnique
     atomic_fetch_add(&live_comms, 1);
     standin_trace("nccl init rank=%d nranks=%d dev=%d blocking=%d", rank, nranks, dev, blocking);
     debug_banner(c);
+    debug_channels(c);
     *out = c;
     return ncclSuccess;
 }
