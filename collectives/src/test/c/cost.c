@@ -438,6 +438,23 @@ static int64_t now_ns(void) {
     return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
+/*
+ * Rank 0's TUNING line per collective, as each version of enqueue.cc words it: from 2.24 the function, the call's count
+ * times the type's size (one rank's share for allgather and reducescatter), names and channels; 2.23 the function,
+ * nBytes (the whole collective) and the enums' numbers; 2.20 to 2.22 nBytes and numbers only; 2.19 nothing.
+ */
+static void tuning_line(int func, size_t callBytes, size_t nBytes, int algo, int proto, int channels, float time, int dev) {
+    int v = version();
+    if (v >= 22400) {
+        nccl_log(3, SUBSYS_TUNING, dev, "%s: %zu Bytes -> Algo %s proto %s channel{Lo..Hi}={0..%d}", func_tokens[func], callBytes,
+                 algo_logged[algo], proto_logged[proto], channels - 1);
+    } else if (v >= 22300) {
+        nccl_log(3, SUBSYS_TUNING, dev, "%s: %zu Bytes -> Algo %d proto %d time %f", func_tokens[func], nBytes, algo, proto, time);
+    } else if (v >= 22000) {
+        nccl_log(3, SUBSYS_TUNING, dev, "%zu Bytes -> Algo %d proto %d time %f", nBytes, algo, proto, time);
+    }
+}
+
 int standin_cost_choose(struct standin_cost *out, int func, size_t count, size_t elt, int type, int nranks, int rank, int dev) {
     read_settings(dev);
     out->called_ns = now_ns();
@@ -469,9 +486,15 @@ int standin_cost_choose(struct standin_cost *out, int func, size_t count, size_t
             }
         }
     }
-    if (algo < 0 && version() < 22400) { /* before 2.24 NCCL fell back to ring when NCCL_ALGO left nothing */
-        algo = ALGO_RING;
-        proto = PROTO_SIMPLE;
+    if (algo < 0 && version() < 22400) { /* before 2.24 a function with nothing left got Ring back (tuning.cc check_avail) */
+        for (int p = 0; p < NPROTO; p++) {
+            float t = (float)(base_us(func, bytes, nranks) * factor(func, ALGO_RING, p, bytes, 0));
+            if (t < best) {
+                best = t;
+                algo = ALGO_RING;
+                proto = p;
+            }
+        }
     }
     if (algo < 0) {
         const char *a = getenv("NCCL_ALGO"), *p = getenv("NCCL_PROTO");
@@ -482,9 +505,8 @@ int standin_cost_choose(struct standin_cost *out, int func, size_t count, size_t
     }
     out->algo = algo;
     out->proto = proto;
-    if (rank == 0) { /* enqueue.cc: rank 0 logs each collective, its bytes being the count times the type's size */
-        nccl_log(3, SUBSYS_TUNING, dev, "%s: %zu Bytes -> Algo %s proto %s channel{Lo..Hi}={0..%d}", func_tokens[func], count * elt,
-                 algo_logged[algo], proto_logged[proto], channels - 1);
+    if (rank == 0) {
+        tuning_line(func, count * elt, bytes, algo, proto, channels, best, dev);
     }
     const char *on = getenv("STANDIN_NCCL_COST"), *scale = getenv("STANDIN_NCCL_COST_SCALE");
     if (on != NULL && strcmp(on, "1") == 0) {
