@@ -334,6 +334,31 @@ static void tuner_apply(float table[NALGO][NPROTO], int func, size_t bytes, int 
     nccl_log(3, SUBSYS_TUNING, dev, "TUNER/ExamplePlugin: No matching config found");
 }
 
+/*
+ * NCCL_TUNER_PLUGIN as src/plugin/tuner.cc words it: from 2.28 "set by environment" and "Successfully loaded" ("none"
+ * turns plugins off); 2.24 to 2.27 "TUNER/Plugin: NCCL_TUNER_PLUGIN set to" and "Using tuner plugin" with the plugin's
+ * own name. The CSV example exports ncclTunerPlugin_v4 and later, which NCCL looks for from 2.24.
+ */
+static void tuner_plugin(const char *tuner, int dev) {
+    int v = version();
+    if (v >= 22800) {
+        nccl_log(3, SUBSYS_ENV | SUBSYS_TUNING, dev, "NCCL_TUNER_PLUGIN set by environment to %s", tuner);
+        if (strcasecmp(tuner, "none") == 0) {
+            return;
+        }
+        nccl_log(3, SUBSYS_INIT | SUBSYS_TUNING, dev, "Successfully loaded external tuner plugin %s", tuner);
+    } else {
+        nccl_log(3, SUBSYS_ENV | SUBSYS_TUNING, dev, "TUNER/Plugin: NCCL_TUNER_PLUGIN set to %s", tuner);
+        if (v < 22400) {
+            nccl_log(3, SUBSYS_ENV | SUBSYS_TUNING, dev, "TUNER/Plugin: Failed to find ncclTunerPlugin_v2 symbol, using internal tuner instead.");
+            return;
+        }
+        nccl_log(3, SUBSYS_ENV | SUBSYS_TUNING, dev, "TUNER/Plugin: Using tuner plugin Example");
+    }
+    tuner_loaded = 1;
+    load_config(dev);
+}
+
 /* ---- the process's NCCL settings, read once, as NCCL reads them once per process ---- */
 
 static pthread_mutex_t settings_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -360,14 +385,7 @@ static void read_settings(int dev) {
             settings_bad |= parse_list(algo, algo_tokens, NALGO, algo_enable, dev);
         }
         if (tuner != NULL) {
-            nccl_log(3, SUBSYS_ENV | SUBSYS_TUNING, dev, "NCCL_TUNER_PLUGIN set by environment to %s", tuner);
-            if (strcasecmp(tuner, "none") != 0 && version() >= 22400) { /* the CSV example exports ncclTunerPlugin_v4 and up */
-                nccl_log(3, SUBSYS_INIT | SUBSYS_TUNING, dev, "Successfully loaded external tuner plugin %s", tuner);
-                tuner_loaded = 1;
-                load_config(dev);
-            } else if (strcasecmp(tuner, "none") != 0) {
-                nccl_log(3, SUBSYS_INIT | SUBSYS_TUNING, dev, "External tuner plugin %s is unsupported", tuner);
-            }
+            tuner_plugin(tuner, dev);
         }
     }
     pthread_mutex_unlock(&settings_lock);

@@ -12,7 +12,6 @@ import io.nccldoctor.reports.tune.TuneText;
 import io.nccldoctor.reports.tune.Tuner;
 import io.nccldoctor.reports.tune.Tuning;
 import io.nccldoctor.reports.tune.VerifyPlan;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -97,7 +96,7 @@ final class TuneCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Override
-    public Integer call() throws IOException {
+    public Integer call() {
         if (verifyPlan != null && output == null) {
             throw new InputException("--verify-plan needs -o FILE: the plan points NCCL_TUNER_CONFIG_FILE at the tuner file");
         }
@@ -117,7 +116,7 @@ final class TuneCommand implements Callable<Integer> {
         }
         Tuning tuning = Tuner.tune(inputs, new Tuner.Options(t, nodes), arm, asEnv);
         String planText = verifyPlan == null ? null : VerifyPlan.render(tuning, new VerifyPlan.Options(output.toAbsolutePath(), plugin, library,
-                plan == null ? null : SweepPlan.load(SweepCommand.planFile(plan.toString())), repetitions), tuning.ncclVersion().orElse("2.30.7"));
+                plan == null ? null : SweepPlan.load(plan), repetitions), tuning.ncclVersion().orElse("2.30.7"));
         PrintWriter out = spec.commandLine().getOut();
         List<String> wrote = TuneOutputs.write(tuning, output, verifyPlan, planText, force);
         if (json) {

@@ -3,6 +3,7 @@ package io.nccldoctor.reports.tune;
 import io.nccldoctor.core.InputException;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -78,7 +79,7 @@ public final class OwnedFile {
         try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String first = r.readLine();
             return first != null && first.startsWith(TunerFile.MARKER);
-        } catch (IOException | java.io.UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException e) {
             return false; // unreadable, or not text: not a file this tool wrote
         }
     }

@@ -58,6 +58,17 @@ final class ShapeRuns {
         return (int) runs.stream().filter(m -> m.sweep().row(size).isPresent()).count();
     }
 
+    /** Wrong elements the runs counted at this size, out-of-place and in-place (a validated run; 0 when not checked). */
+    static long wrongAt(List<TuneInputs.Measured> runs, long size) {
+        long wrong = 0;
+        for (TuneInputs.Measured m : runs) {
+            for (var row : m.sweep().row(size).stream().toList()) {
+                wrong += row.outOfPlace().wrong().orElse(0L) + row.inPlace().map(p -> p.wrong().orElse(0L)).orElse(0L);
+            }
+        }
+        return wrong;
+    }
+
     /** What all runs that measured this size logged, when they agree; else why not known. */
     static Fact<Choice> logged(List<TuneInputs.Measured> runs, long size) {
         Fact<Choice> first = null;

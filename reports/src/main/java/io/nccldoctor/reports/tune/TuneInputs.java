@@ -11,6 +11,7 @@ import io.nccldoctor.reports.results.ResultSet;
 import io.nccldoctor.reports.results.Sweep;
 import io.nccldoctor.reports.results.SweepResults;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,38 +43,49 @@ final class TuneInputs {
     record Measured(Sweep sweep, Map<Long, Fact<Choice>> chosen, Fact<String> library) {
     }
 
-    /** @param notes what was read and what was left out, each a line */
-    record Read(List<Measured> runs, List<String> notes) {
+    /**
+     * @param notes   what was read, each a line
+     * @param leftOut runs left out, each with why
+     */
+    record Read(List<Measured> runs, List<String> notes, List<String> leftOut) {
+
+        Read(List<Measured> runs, List<String> notes) {
+            this(runs, notes, List.of());
+        }
     }
+
+    /** What NCCL logs of a tuner row's variables ("NCCL_PROTO set by environment to LL128"; a parameter's value ends in '.'). */
+    private static final List<String> TUNABLE = List.of("NCCL_ALGO", "NCCL_PROTO", "NCCL_MAX_NCHANNELS", "NCCL_MIN_NCHANNELS");
 
     /** @param arm the arm of a sweep of several libraries to read; null when each sweep has one */
     static Read read(List<String> args, String arm) {
         List<Measured> runs = new ArrayList<>();
         List<String> notes = new ArrayList<>();
+        List<String> leftOut = new ArrayList<>();
         for (String a : args) {
             Path p = Path.of(a);
             if (Files.isRegularFile(p) && SweepResults.isSweepFile(head(p))) {
-                sweep(p, arm, runs, notes);
+                sweep(p, arm, runs, notes, leftOut);
             } else {
-                other(a, runs);
+                other(a, runs, leftOut);
             }
         }
         if (runs.isEmpty()) {
             throw new InputException(String.join(", ", args) + ": no measured run in it (tune reads sweep results, `run --json` "
                     + "outputs, nccl-tests outputs and report bundles)");
         }
-        return new Read(runs, notes);
+        return new Read(runs, notes, leftOut);
     }
 
     private static String head(Path p) {
         try (Stream<String> lines = Files.lines(p, StandardCharsets.UTF_8)) {
             return lines.filter(l -> !l.isBlank()).findFirst().orElse("");
-        } catch (IOException | java.io.UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException e) {
             throw new InputException(p + ": cannot read (" + e.getMessage() + ")", e);
         }
     }
 
-    private static void sweep(Path file, String arm, List<Measured> runs, List<String> notes) {
+    private static void sweep(Path file, String arm, List<Measured> runs, List<String> notes, List<String> leftOut) {
         List<String> arms = SweepResults.arms(file);
         String chosenArm = arm != null ? arm : arms.size() == 1 ? arms.get(0) : null;
         if (chosenArm == null) {
@@ -97,6 +109,14 @@ final class TuneInputs {
                 throw new IllegalStateException(file + ": point " + r.child() + " read as " + s.source());
             }
             List<NcclLog> childLogs = logs.computeIfAbsent(r.child(), c -> childLogs(Orchestrator.childDir(file, c)));
+            Map<String, String> logged = loggedEnv(childLogs);
+            Map<String, String> recorded = new TreeMap<>(s.env());
+            recorded.keySet().retainAll(TUNABLE);
+            if (logged.entrySet().stream().anyMatch(e -> !e.getValue().equals(recorded.get(e.getKey())))) {
+                leftOut.add(s.source() + ": its NCCL log says " + logged + " was set, its environment in the results " + recorded
+                        + " (the plan's env?): not NCCL's defaults, nor the pin it is labelled with");
+                continue;
+            }
             Fact<Integer> nodes = nodes(childLogs);
             Sweep withNodes = new Sweep(s.label(), s.source(), s.tool(), s.collective(), s.ranks(), nodes, s.env(), s.ncclVersion(), s.rows(),
                     s.aligned(), s.repeat());
@@ -126,19 +146,45 @@ final class TuneInputs {
         }
     }
 
-    /** nccl-tests outputs, `run --json`, bundles: their sweeps, with the logs that came with each. */
-    private static void other(String arg, List<Measured> runs) {
+    /**
+     * nccl-tests outputs, `run --json`, bundles: their sweeps, with the logs that came with each. The environment is the
+     * bundle's, else what the NCCL log says was set; a run whose log names no variable at all (ENV lines not logged) and
+     * that no bundle describes is left out: NCCL's defaults and a pin would read the same.
+     */
+    private static void other(String arg, List<Measured> runs, List<String> leftOut) {
         ResultSet set = new ResultInputs(dir -> {
             throw new InputException(dir + ": a capture holds no measurements; tune needs results");
         }).read(List.of(arg), "");
         for (Sweep s : set.sweeps()) {
             List<NcclLog> logs = set.ncclLogs().entrySet().stream()
                     .filter(e -> e.getKey().equals(s.source()) || e.getKey().startsWith(s.source() + "#")).map(Map.Entry::getValue).toList();
+            boolean envLogged = logs.stream().anyMatch(l -> !l.init().environment().isEmpty());
+            if (s.env().isEmpty() && !envLogged) {
+                leftOut.add(s.source() + ": its environment is not known (no bundle env, no NCCL log saying what was set): NCCL's "
+                        + "defaults and a pin would read the same");
+                continue;
+            }
+            Map<String, String> env = s.env().isEmpty() ? loggedEnv(logs) : s.env();
             Fact<Integer> nodes = s.nodes().isValue() ? s.nodes() : nodes(logs);
-            Sweep withNodes = new Sweep(s.label(), s.source(), s.tool(), s.collective(), s.ranks(), nodes, s.env(), s.ncclVersion(), s.rows(),
+            Sweep withNodes = new Sweep(s.label(), s.source(), s.tool(), s.collective(), s.ranks(), nodes, env, s.ncclVersion(), s.rows(),
                     s.aligned(), s.repeat());
             runs.add(new Measured(withNodes, chosen(withNodes, logs), Fact.absent("not recorded by " + s.tool())));
         }
+    }
+
+    /** The tuner row's variables the logs say were set, each with the one value they give; a variable given several is kept with all. */
+    static Map<String, String> loggedEnv(List<NcclLog> logs) {
+        Map<String, TreeSet<String>> values = new TreeMap<>();
+        for (NcclLog l : logs) {
+            l.init().environment().forEach((k, v) -> {
+                if (TUNABLE.contains(k)) {
+                    v.forEach(x -> values.computeIfAbsent(k, y -> new TreeSet<>()).add(x.endsWith(".") ? x.substring(0, x.length() - 1) : x));
+                }
+            });
+        }
+        Map<String, String> out = new TreeMap<>();
+        values.forEach((k, v) -> out.put(k, String.join(" and ", v)));
+        return out;
     }
 
     /** The node count NCCL logged ("nRanks 16 nNodes 2", 2.20 and later), when the logs give exactly one. */

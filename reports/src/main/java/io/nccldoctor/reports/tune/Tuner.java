@@ -43,7 +43,7 @@ public final class Tuner {
     /** From runs already read. */
     static Tuning tune(List<String> inputs, TuneInputs.Read read, Options o, boolean asEnv) {
         CompareThresholds t = o.thresholds().withDefaults();
-        List<String> leftOut = new ArrayList<>();
+        List<String> leftOut = new ArrayList<>(read.leftOut());
         List<String> notes = new ArrayList<>(read.notes());
         Fact<String> version = version(read.runs());
         List<ShapeRuns> shapes = group(read.runs(), o.nodes(), leftOut);
@@ -59,7 +59,7 @@ public final class Tuner {
                     .forEach(x -> leftOut.add(s.name() + ", " + x.label() + ": " + x.inexpressible().get()));
             List<Tuning.SizeDecision> sizes = new ArrayList<>();
             for (long size : s.sizes()) {
-                sizes.add(decide(s, size, t, lacking));
+                sizes.add(decide(s, size, t, lacking, leftOut));
             }
             decided.add(new Tuning.Shape(s.collective, s.ranks, s.nodes, sizes));
             rows.addAll(rows(s, sizes));
@@ -119,7 +119,7 @@ public final class Tuner {
     }
 
     /** One size: NCCL's choice, the candidates judged against it, and the decision. */
-    static Tuning.SizeDecision decide(ShapeRuns s, long size, CompareThresholds t, List<Tuning.Lacking> lacking) {
+    static Tuning.SizeDecision decide(ShapeRuns s, long size, CompareThresholds t, List<Tuning.Lacking> lacking, List<String> leftOut) {
         int nDefault = ShapeRuns.runsAt(s.defaults, size);
         Fact<Choice> ncclChoice = ShapeRuns.logged(s.defaults, size);
         if (nDefault < t.minSamples()) {
@@ -132,6 +132,12 @@ public final class Tuner {
             List<TuneInputs.Measured> runs = s.runs.get(setting.label());
             int n = ShapeRuns.runsAt(runs, size);
             if (n == 0 || setting.inexpressible().isPresent()) {
+                continue;
+            }
+            long wrong = ShapeRuns.wrongAt(runs, size);
+            if (wrong > 0) { // the field report's NCCL_PROTO=LL128 returned 3 wrong elements at 256 MiB: faster, and wrong
+                leftOut.add(s.name() + ", " + setting.label() + " at " + TuneText.size(size) + ": " + wrong
+                        + " wrong element(s) in its runs; a setting that corrupts data is never a row");
                 continue;
             }
             if (n < t.minSamples()) {

@@ -4,6 +4,7 @@ import io.nccldoctor.collectives.parse.NcclTestsOutput;
 import io.nccldoctor.core.Fact;
 import io.nccldoctor.reports.results.Sweep;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,6 +47,24 @@ final class Measurements {
         return this;
     }
 
+    /** The last added setting's runs counted {@code wrong} wrong elements out-of-place at this size, each. */
+    Measurements wrong(long size, long wrong) {
+        String env = runs.get(runs.size() - 1).sweep().env().toString();
+        for (int i = 0; i < runs.size(); i++) {
+            TuneInputs.Measured m = runs.get(i);
+            if (!m.sweep().env().toString().equals(env)) {
+                continue;
+            }
+            Sweep s = m.sweep();
+            List<NcclTestsOutput.Row> rows = s.rows().stream().map(r -> r.sizeBytes() != size ? r : new NcclTestsOutput.Row(r.sizeBytes(),
+                    r.count(), r.type(), r.redop(), r.root(), new NcclTestsOutput.Placement(r.outOfPlace().timeUs(), r.outOfPlace().algBwGBps(),
+                    r.outOfPlace().busBwGBps(), Fact.of(wrong), Fact.absent("n/a")), r.inPlace())).toList();
+            runs.set(i, new TuneInputs.Measured(new Sweep(s.label(), s.source(), s.tool(), s.collective(), s.ranks(), s.nodes(), s.env(),
+                    s.ncclVersion(), rows, s.aligned(), s.repeat()), m.chosen(), m.library()));
+        }
+        return this;
+    }
+
     private static Choice choice(String logged) {
         String[] ap = logged.split("/");
         return new Choice(TunerNames.fromLogged(TunerNames.ALGORITHMS, ap[0]).orElseThrow(),
@@ -54,13 +73,13 @@ final class Measurements {
 
     static String[] all(String logged) {
         String[] out = new String[SIZES.length];
-        java.util.Arrays.fill(out, logged);
+        Arrays.fill(out, logged);
         return out;
     }
 
     static double[] all(double v) {
         double[] out = new double[SIZES.length];
-        java.util.Arrays.fill(out, v);
+        Arrays.fill(out, v);
         return out;
     }
 

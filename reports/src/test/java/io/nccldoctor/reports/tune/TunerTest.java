@@ -2,6 +2,8 @@ package io.nccldoctor.reports.tune;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.offset;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.nccldoctor.core.InputException;
 import io.nccldoctor.reports.compare.CompareThresholds;
@@ -36,10 +38,10 @@ class TunerTest {
                 Tuning.Decision.SWITCH, Tuning.Decision.SWITCH, Tuning.Decision.KEEP);
         assertThat(sizes.get(0).reason()).isEqualTo("NCCL's choice is the fastest measured (next: NCCL_PROTO=LL128 x0.75)");
         Tuning.Candidate c = sizes.get(2).best().get();
-        assertThat(c.ratio()).as("median ratio 16/10").isCloseTo(1.6, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(c.ratio()).as("median ratio 16/10").isCloseTo(1.6, offset(1e-9));
         assertThat(c.interval().get().low()).as("the interval is above 1.03").isGreaterThan(1.03);
         assertThat(c.p().get()).as("5 against 5, every run faster: the exact U test's 2/252").isCloseTo(2.0 / 252,
-                org.assertj.core.data.Offset.offset(1e-9));
+                offset(1e-9));
         assertThat(sizes.get(2).ncclChoice().get().label()).isEqualTo("ring/simple");
         assertThat(t.lacking()).isEmpty();
     }
@@ -140,9 +142,9 @@ class TunerTest {
         assertThat(p.pin()).isEqualTo("NCCL_PROTO=LL128");
         assertThat(p.refused()).isTrue();
         assertThat(p.losses()).extracting(Tuning.PinRange::fromBytes, Tuning.PinRange::toBytes)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(1L << 17, 1L << 17), org.assertj.core.groups.Tuple.tuple(1L << 21, 1L << 21));
+                .containsExactly(tuple(1L << 17, 1L << 17), tuple(1L << 21, 1L << 21));
         assertThat(p.gains()).extracting(Tuning.PinRange::fromBytes, Tuning.PinRange::toBytes)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(1L << 18, 1L << 20));
+                .containsExactly(tuple(1L << 18, 1L << 20));
         assertThat(TuneFindings.of(t)).extracting(f -> f.code()).containsExactly("GLOBAL_PIN_LOSES");
         assertThat(TuneText.render(t)).contains("NCCL_PROTO=LL128: REFUSED, it loses on allreduce (2 ranks, 1 node) at 128 KiB: busbw x0.75");
     }
@@ -155,6 +157,17 @@ class TunerTest {
         assertThat(t.pins().get(0).refused()).isFalse();
         assertThat(t.pins().get(0).losses()).isEmpty();
         assertThat(TuneFindings.of(t)).isEmpty();
+    }
+
+    @Test
+    void aSettingThatReturnsWrongElementsIsNeverARow() {
+        Measurements m = new Measurements().add("allreduce", DEFAULT, 3, Measurements.all(10), SIMPLE_LOG)
+                .add("allreduce", LL128, 3, Measurements.all(16), LL128_LOG).wrong(1L << 19, 3);
+        Tuning t = tune(m, false);
+        assertThat(t.rows()).containsExactly(new TunerRow("allreduce", 1L << 17, 1L << 18, "ring", "ll128", -1, 1, 2),
+                new TunerRow("allreduce", 1L << 20, 1L << 21, "ring", "ll128", -1, 1, 2));
+        assertThat(t.leftOut()).containsExactly("allreduce on 2 ranks, 1 node, NCCL_PROTO=LL128 at 512 KiB: 9 wrong element(s) in its runs; "
+                + "a setting that corrupts data is never a row");
     }
 
     @Test
