@@ -4,7 +4,6 @@ import io.nccldoctor.core.InputException;
 import io.nccldoctor.reports.Rule;
 import io.nccldoctor.reports.RuleInfo;
 import io.nccldoctor.reports.rules.Registry;
-import io.nccldoctor.reports.tune.TuneFindings;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
@@ -39,7 +38,6 @@ final class ExplainCommand implements Callable<Integer> {
         all.add(io.nccldoctor.reports.QuickCheck.SLOW);
         io.nccldoctor.reports.counters.CounterRules.all().forEach(r -> all.add(r.info()));
         all.addAll(io.nccldoctor.reports.cluster.Cluster.checks());
-        all.addAll(TuneFindings.all());
         if (list || code == null) {
             for (RuleInfo i : all) {
                 out.printf("%-28s %-5s %s%n", i.code(), i.severity().label(), i.title());

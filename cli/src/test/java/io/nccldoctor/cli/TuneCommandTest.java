@@ -35,12 +35,10 @@ class TuneCommandTest {
     }
 
     @Test
-    void explainTellsTheGlobalPinThatLoses() {
-        Run r = cli("explain", "global-pin-loses");
+    void theFindingOfARefusedPinIsExplained() {
+        Run r = cli("explain", "NCCL_GLOBAL_PIN");
         assertThat(r.code()).isZero();
-        assertThat(r.out()).startsWith("GLOBAL_PIN_LOSES (error): a global NCCL pin was measured slower than NCCL's own choice somewhere")
-                .contains("In the field report NCCL_PROTO=LL128 lifted 3-node allgather");
-        assertThat(cli("explain", "--list").out()).contains("GLOBAL_PIN_LOSES");
+        assertThat(r.out()).startsWith("NCCL_GLOBAL_PIN (warn):").contains("NCCL_PROTO=LL128 lifted 3-node allgather").contains("pinned");
     }
 
     @Test

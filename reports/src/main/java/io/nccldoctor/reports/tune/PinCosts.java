@@ -11,8 +11,8 @@ import java.util.TreeMap;
 /**
  * `tune --as-env`: each environment measured, taken as a global pin (every job, every collective and size), against
  * NCCL's defaults from the same runs. A pin that is slower for real anywhere (compare's SLOWER: the interval below
- * 1 - minGain, p significant) is refused: that is the field report's NCCL_PROTO=LL128, 3.5 times faster allgather
- * and 20 to 30 % slower almost everything else.
+ * 1 - minGain, p significant) is refused (NCCL_GLOBAL_PIN): that is the field report's NCCL_PROTO=LL128, 3.5 times
+ * faster allgather and 20 to 30 % slower almost everything else.
  */
 final class PinCosts {
 

@@ -2,38 +2,25 @@ package io.nccldoctor.reports.tune;
 
 import io.nccldoctor.reports.Finding;
 import io.nccldoctor.reports.RuleInfo;
-import io.nccldoctor.reports.Severity;
+import io.nccldoctor.reports.rules.NcclEnvironment;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The finding `tune --as-env` raises. NCCL_GLOBAL_PIN (preflight) flags a pin in a node's environment without
- * measuring it, and PROTOCOL_PATHOLOGY (report) flags the collective a pin would lift; neither says what a measured pin
- * costs elsewhere, which is what refuses it here.
+ * What `tune --as-env` raises against a pin measured slower somewhere: NCCL_GLOBAL_PIN, whose story is this one (a
+ * per-job pin set for every job costs the other collectives; the field report's NCCL_PROTO=LL128). Preflight raises it
+ * from a node's environment without measuring; here the evidence is the measurement, per collective and size range.
+ * PROTOCOL_PATHOLOGY (report) is the other side: the collective a pin lifts.
  */
 public final class TuneFindings {
 
-    public static final RuleInfo PIN_LOSES = new RuleInfo("GLOBAL_PIN_LOSES", Severity.ERROR,
-            "a global NCCL pin was measured slower than NCCL's own choice somewhere",
-            "A global NCCL_PROTO or NCCL_ALGO (or any NCCL variable set for every job) applies to every collective, size and "
-                    + "node count. In the field report NCCL_PROTO=LL128 lifted 3-node allgather 3.5-fold and, pinned globally, cost "
-                    + "allreduce and the other collectives 20-30 %. `tune --as-env` measured the pin against NCCL's defaults in the "
-                    + "same sweep and found it slower for real somewhere: the 95 % interval of the busbw ratio below 1 - minGain, "
-                    + "with a significant Mann-Whitney p, so it does not recommend the pin.",
-            "a sweep with and without the pin (the same collectives, sizes and repetitions), compared per collective and size",
-            "Use the tuner file `tune -o` writes instead: it changes NCCL's choice only at the sizes where a gain was measured, "
-                    + "and leaves the rest to NCCL. Verify it with `tune --verify-plan`, then `sweep` and `compare`. If a pin is "
-                    + "unavoidable, set it in the one job that needs it, not for the node.");
+    /** NCCL_GLOBAL_PIN: its code, severity, story and remedy. */
+    static final RuleInfo GLOBAL_PIN = new NcclEnvironment.GlobalPin().info();
 
     private TuneFindings() {
     }
 
-    /** Every code `tune` can raise, for `explain`. */
-    public static List<RuleInfo> all() {
-        return List.of(PIN_LOSES);
-    }
-
-    /** One finding per refused pin. */
+    /** One finding per refused pin, its evidence the ranges where it is slower and faster for real. */
     public static List<Finding> of(Tuning t) {
         List<Finding> out = new ArrayList<>();
         for (Tuning.PinCost p : t.pins()) {
@@ -41,8 +28,9 @@ public final class TuneFindings {
                 List<String> evidence = new ArrayList<>();
                 p.losses().forEach(r -> evidence.add("slower " + TuneText.ranges(List.of(r))));
                 p.gains().forEach(r -> evidence.add("faster " + TuneText.ranges(List.of(r))));
-                out.add(new Finding(PIN_LOSES.code(), PIN_LOSES.severity(), p.pin(), p.pin() + " as a global pin loses where NCCL's "
-                        + "choice is faster; not recommended", evidence, PIN_LOSES.remedy()));
+                out.add(new Finding(GLOBAL_PIN.code(), GLOBAL_PIN.severity(), p.pin(), p.pin() + " as a global pin is slower than NCCL's "
+                        + "own choice somewhere; not recommended", evidence, "Use the tuner file `tune -o` writes instead: it changes "
+                        + "NCCL's choice only where a gain was measured. " + GLOBAL_PIN.remedy()));
             }
         }
         return out;

@@ -3,6 +3,7 @@ package io.nccldoctor.reports.tune;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.nccldoctor.core.Fact;
+import io.nccldoctor.reports.Finding;
 import io.nccldoctor.reports.compare.Stats;
 import io.nccldoctor.reports.compare.Verdict;
 import java.util.List;
@@ -23,7 +24,7 @@ import java.util.List;
  * @param notes       caveats for the whole result
  * @param pins        with --as-env: what each global pin measured would cost; empty otherwise
  */
-@JsonPropertyOrder({"schemaVersion", "kind"})
+@JsonPropertyOrder({"schemaVersion", "kind", "findings"})
 public record Tuning(List<String> inputs, Fact<String> ncclVersion, Fact<String> library, Thresholds thresholds, List<Shape> shapes, List<TunerRow> rows,
                      List<Lacking> lacking, List<String> leftOut, List<String> notes, List<PinCost> pins) {
 
@@ -45,6 +46,12 @@ public record Tuning(List<String> inputs, Fact<String> ncclVersion, Fact<String>
     @JsonProperty
     public String kind() {
         return "tune";
+    }
+
+    /** NCCL_GLOBAL_PIN for each pin --as-env refused. */
+    @JsonProperty
+    public List<Finding> findings() {
+        return TuneFindings.of(this);
     }
 
     /**

@@ -145,7 +145,13 @@ class TunerTest {
                 .containsExactly(tuple(1L << 17, 1L << 17), tuple(1L << 21, 1L << 21));
         assertThat(p.gains()).extracting(Tuning.PinRange::fromBytes, Tuning.PinRange::toBytes)
                 .containsExactly(tuple(1L << 18, 1L << 20));
-        assertThat(TuneFindings.of(t)).extracting(f -> f.code()).containsExactly("GLOBAL_PIN_LOSES");
+        assertThat(TuneFindings.of(t)).singleElement().satisfies(f -> {
+            assertThat(f.code()).isEqualTo("NCCL_GLOBAL_PIN");
+            assertThat(f.severity().label()).isEqualTo("warn");
+            assertThat(f.evidence()).containsExactly("slower on allreduce (2 ranks, 1 node) at 128 KiB: busbw x0.75 (intervals 0.75 to 0.75)",
+                    "slower on allreduce (2 ranks, 1 node) at 2 MiB: busbw x0.75 (intervals 0.75 to 0.75)",
+                    "faster on allreduce (2 ranks, 1 node) from 256 KiB to 1 MiB: busbw x1.60 (intervals 1.59 to 1.61)");
+        });
         assertThat(TuneText.render(t)).contains("NCCL_PROTO=LL128: REFUSED, it loses on allreduce (2 ranks, 1 node) at 128 KiB: busbw x0.75");
     }
 
