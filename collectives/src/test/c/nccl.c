@@ -35,6 +35,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "cost.h"
 #include "standin.h"
 
 #ifndef STANDIN_VERSION
@@ -126,6 +127,7 @@ struct task {
     void *stream;
     int np, cap;
     struct p2p *ps;
+    struct standin_cost cost; /* cost.c: the algorithm, protocol and modelled time of a collective */
 };
 
 static atomic_int live_comms, open_groups;
@@ -591,6 +593,7 @@ static ncclResult_t comm_new(struct ncclComm **out, int nranks, const ncclUnique
     standin_trace("nccl init rank=%d nranks=%d dev=%d blocking=%d", rank, nranks, dev, blocking);
     debug_banner(c);
     debug_channels(c);
+    standin_cost_comm(c, rank, nranks, dev);
     *out = c;
     return ncclSuccess;
 }
@@ -1169,6 +1172,9 @@ static void run_task(void *arg) {
         }
     } else if (!aborted(c)) {
         int rc = t->kind == K_P2P ? run_p2p(c, t) : run_collective(c, t);
+        if (t->kind != K_P2P) {
+            standin_cost_wait(&t->cost);
+        }
         int state = atomic_load(&c->state);
         if (rc != 0 && (state == ncclSuccess || state == ncclInProgress)) {
             atomic_store(&c->state, ncclRemoteError);
@@ -1305,6 +1311,13 @@ static ncclResult_t submit(struct task *t) {
     return ncclGroupEnd();
 }
 
+/* cost.c chooses the algorithm and protocol as NCCL would, and models the time (K_* to ncclFunc_t order) */
+static ncclResult_t cost_choose(struct task *t) {
+    static const int funcs[] = {STANDIN_ALLREDUCE, STANDIN_ALLGATHER, STANDIN_REDUCESCATTER, STANDIN_BROADCAST, STANDIN_REDUCE};
+    return (ncclResult_t)standin_cost_choose(&t->cost, funcs[t->kind], t->count, elt_size(t->type), t->type, t->c->nranks, t->c->rank,
+                                             t->c->dev);
+}
+
 static ncclResult_t collective(int kind, const void *send, void *recv, size_t count, int type, int op, int root,
                                ncclComm_t comm, void *stream) {
     ncclResult_t rc = check(comm, type, op, kind == K_BROADCAST || kind == K_REDUCE ? root : -1);
@@ -1312,7 +1325,12 @@ static ncclResult_t collective(int kind, const void *send, void *recv, size_t co
         return rc;
     }
     struct task *t = calloc(1, sizeof *t);
-    *t = (struct task){comm, kind, send, recv, count, type, op, root, stream, 0, 0, NULL};
+    *t = (struct task){comm, kind, send, recv, count, type, op, root, stream, 0, 0, NULL, {0}};
+    rc = cost_choose(t);
+    if (rc != ncclSuccess) {
+        free(t);
+        return rc;
+    }
     return submit(t);
 }
 
@@ -1354,7 +1372,7 @@ static ncclResult_t p2p(int send, const void *buf, size_t count, int type, int p
     struct task *t = ntasks > 0 ? tasks[ntasks - 1] : NULL;
     if (depth == 0 || t == NULL || t->kind != K_P2P || t->c != comm || t->stream != stream) {
         t = calloc(1, sizeof *t);
-        *t = (struct task){comm, K_P2P, NULL, NULL, 0, type, OP_SUM, 0, stream, 0, 0, NULL};
+        *t = (struct task){comm, K_P2P, NULL, NULL, 0, type, OP_SUM, 0, stream, 0, 0, NULL, {0}};
         push((void ***)&tasks, &ntasks, &captasks, t);
     }
     if (t->np >= MAX_P2P) {
