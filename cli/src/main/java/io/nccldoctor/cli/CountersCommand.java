@@ -94,10 +94,10 @@ final class CountersCommand implements Callable<Integer> {
         Host host = root != null ? rootHost(root) : hostOptions.host();
         CounterProbe probe = new CounterProbe(ethtool == null ? CounterProbe.ETHTOOL : List.of(ethtool), hca == null ? List.of() : hca);
         CounterReport report;
+        RulesConfig config = Configs.rules(rules, Registry.nodeRules());
         if (!during && interval == null) {
             report = CounterReport.of(host.source(), probe.run(host));
         } else {
-            RulesConfig config = Configs.rules(rules, Registry.nodeRules());
             CounterWindow w;
             try {
                 w = during ? CounterWindow.during(probe, host, cmd, Duration.ofSeconds(timeout), json)
@@ -108,7 +108,7 @@ final class CountersCommand implements Callable<Integer> {
             report = CounterReport.of(host.source(), w, CounterRules.evaluate(w.delta(), new RuleContext(config, NodeShape.none())));
         }
         var out = spec.commandLine().getOut();
-        out.print(json ? Json.write(report) : CounterText.render(report));
+        out.print(json ? Json.write(report) : CounterText.render(report, config.thresholds().counters()));
         out.flush();
         return report.exitCode();
     }

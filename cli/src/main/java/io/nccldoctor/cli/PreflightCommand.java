@@ -1,25 +1,33 @@
 package io.nccldoctor.cli;
 
+import io.nccldoctor.collectives.LibrariesProbe;
 import io.nccldoctor.core.InputException;
 import io.nccldoctor.core.Json;
 import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.core.Snapshots;
+import io.nccldoctor.gdr.GpuProbe;
+import io.nccldoctor.gdr.GpuSurvey;
+import io.nccldoctor.gdr.NicPortProbe;
 import io.nccldoctor.reports.Evaluation;
+import io.nccldoctor.reports.NetworkCheck;
 import io.nccldoctor.reports.NodeShape;
 import io.nccldoctor.reports.PreflightReport;
 import io.nccldoctor.reports.PreflightText;
+import io.nccldoctor.reports.QuickCheck;
 import io.nccldoctor.reports.Rule;
 import io.nccldoctor.reports.RuleContext;
 import io.nccldoctor.reports.rules.Registry;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "preflight", mixinStandardHelpOptions = true,
         description = {
@@ -34,6 +42,7 @@ import picocli.CommandLine.Model.CommandSpec;
             "  nccl-doctor preflight --expect gpus=8,rdma=8   fail unless 8 GPUs and 8 RDMA devices are present",
             "  nccl-doctor preflight --profile gpu-node-8x8 --json > node.json",
             "  nccl-doctor preflight --from capture-node17/   judge a capture sent from another node",
+            "  nccl-doctor preflight --quick --network        also push NCCL traffic through the NICs and loop each NIC back",
             "  nccl-doctor preflight -o /var/lib/node_exporter/textfile/nccl-doctor.prom   for Prometheus (docs/metrics.md)",
             "  nccl-doctor preflight -o preflight.xml         JUnit XML: a test case per check, for CI",
             "",
@@ -58,7 +67,13 @@ final class PreflightCommand implements Callable<Integer> {
             + "process, 1 MiB to 64 MiB, at most --quick-timeout seconds per collective), judged against the narrowest GPU link.")
     boolean quick;
 
-    @Option(names = "--quick-timeout", defaultValue = "30", paramLabel = "SECONDS", description = "Per collective of --quick. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--network", description = "With --quick: the allreduce again with shared memory and P2P off (NCCL_SHM_DISABLE=1 "
+            + "NCCL_P2P_DISABLE=1), forcing its traffic through the NICs, and an ib_write_bw GPU loopback per RDMA port where "
+            + "perftest is installed; both judged against the ports' line rate (docs/health.md).")
+    boolean network;
+
+    @Option(names = "--quick-timeout", defaultValue = "30", paramLabel = "SECONDS",
+            description = "Per collective of --quick. Default: ${DEFAULT-VALUE}.")
     int quickTimeout;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE",
@@ -79,6 +94,9 @@ final class PreflightCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (network && !quick) {
+            throw new InputException("--network runs with --quick: give both (nccl-doctor preflight --quick --network)");
+        }
         NodeShape shape = profile == null ? NodeShape.none() : Configs.profile(profile);
         if (expect != null) {
             shape = shape.overriddenBy(NodeShape.parse(expect, "--expect"));
@@ -101,38 +119,26 @@ final class PreflightCommand implements Callable<Integer> {
         return report.summary().exitCode();
     }
 
-    /** --quick: the short NCCL run, its findings added, or why it did not run added to "not checked". */
+    /** --quick: the short NCCL run (QuickCheck), its findings added, or why it did not run added to "not checked". */
     private Evaluation quick(Snapshot snapshot, Evaluation e) {
-        List<Evaluation.NotChecked> notChecked = new java.util.ArrayList<>(e.notChecked());
-        List<io.nccldoctor.reports.Finding> findings = new java.util.ArrayList<>(e.findings());
         var host = hostOptions.host();
-        List<String> missing = RunCommand.missingPieces(new io.nccldoctor.collectives.LibrariesProbe().run(host),
-                new io.nccldoctor.gdr.GpuProbe().run(host));
-        long gpus = io.nccldoctor.reports.Sections.pci(snapshot).flatMap(p -> p.devices().isValue() ? java.util.Optional.of(p.devices().get())
-                : java.util.Optional.empty()).orElse(List.of()).stream().filter(d -> d.kind() == io.nccldoctor.pcie.DeviceKind.GPU).count();
-        if (hostOptions.from != null) {
-            missing = List.of("a capture cannot run NCCL (--quick runs on the live node)");
-        }
-        if (!missing.isEmpty()) {
-            notChecked.add(new Evaluation.NotChecked(io.nccldoctor.reports.QuickCheck.CODE_FAILED, "quick NCCL check (--quick)",
-                    "cannot run here: " + String.join("; ", missing)));
-            return new Evaluation(findings, notChecked, e.passed());
-        }
+        Optional<String> capture = hostOptions.from == null ? Optional.empty()
+                : Optional.of("a capture cannot run NCCL (--quick runs on the live node)");
+        var err = spec.commandLine().getErr();
         try {
-            Path work = java.nio.file.Files.createTempDirectory("nccl-doctor-quick-");
-            var r = io.nccldoctor.reports.QuickCheck.run(snapshot, SweepCommand.childCommand(), (int) gpus, quickTimeout, System.getenv(), work);
-            if (r.skipped().isPresent()) {
-                notChecked.add(new Evaluation.NotChecked(io.nccldoctor.reports.QuickCheck.CODE_FAILED, "quick NCCL check (--quick)",
-                        r.skipped().get()));
-            }
-            findings.addAll(r.findings());
-            r.lines().forEach(l -> spec.commandLine().getErr().println("quick: " + l));
-        } catch (java.io.IOException ex) {
+            var libs = new LibrariesProbe().run(host);
+            GpuSurvey gpus = new GpuProbe().run(host);
+            List<String> child = JavaSelf.argv(List.of("sweep-child"));
+            Evaluation q = QuickCheck.addTo(e, snapshot, libs, gpus, capture, child, quickTimeout, System.getenv(),
+                    l -> err.println("quick: " + l));
+            return !network ? q : NetworkCheck.addTo(q, new NetworkCheck.Inputs(snapshot, libs, gpus, new NicPortProbe().run(host), host,
+                    child, quickTimeout, System.getenv(), ""), capture, l -> err.println("quick: " + l));
+        } catch (IOException ex) {
             throw new IllegalStateException("--quick: " + ex.getMessage(), ex);
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
+            return e;
         }
-        return new Evaluation(findings, notChecked, e.passed());
     }
 
     /** The same judgement as a one-node report, in the format of the file's extension (a status file: ours is replaced). */

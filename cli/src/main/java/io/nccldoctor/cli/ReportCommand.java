@@ -43,10 +43,15 @@ import picocli.CommandLine.Model.CommandSpec;
         description = {
             "Judges measured results and renders them: the verdict, findings with evidence and remedy, charts.",
             "",
-            "INPUT is any of: nccl-tests output (text, or the -J JSON file); `nccl-doctor run --json` output; the --json of "
+            "INPUT is any of: nccl-tests output (text, or the -J JSON file), or a folder of them; `nccl-doctor run --json` "
+                + "output; nvidia-smi topo -m or -p2p and lspci -tv text of the machine; the --json of "
                 + "preflight, topo or gdr, or a capture folder (`nccl-doctor capture -o DIR`), for the node facts the "
                 + "ceilings come from; a bundle folder whose report.yaml names all of these with labels, NCCL_* settings, a "
                 + "perftest matrix, extra ceilings and per-link traffic (docs/report.md).",
+            "",
+            "Each run is judged against the published figure for its hardware (configs/baselines.yaml: GPU model, GPUs per "
+                + "node, NICs, read from the input), against what its links can physically carry, and against the other runs "
+                + "of the same hardware given with it.",
             "",
             "The pattern detectors (nccl-doctor explain --list) look for a constant ceiling, a plateau at a narrow link, "
                 + "a sweep far below its ceiling, wrong elements, one collective far below allreduce that a pinned protocol "
@@ -82,7 +87,8 @@ final class ReportCommand implements Callable<Integer> {
     @Option(names = "--size", paramLabel = "WxH", defaultValue = "1100x560", description = "For png and svg: pixels. Default: ${DEFAULT-VALUE}.")
     String size;
 
-
+    @Option(names = "--baselines", paramLabel = "FILE", description = "Published figures to judge against (default: configs/baselines.yaml).")
+    Path baselines;
 
     @Spec
     CommandSpec spec;
@@ -93,7 +99,8 @@ final class ReportCommand implements Callable<Integer> {
         Outputs.refuseOverwrite(o.output, o.force);
         RulesConfig config = Configs.rules(o.rulesFile, Registry.nodeRules());
         ResultSet data = new ResultInputs(dir -> Snapshots.take(Capture.open(dir).host(), Probes.withGpus(), List.of("report", dir.toString()),
-                VersionInfo.toolVersion(), Clock.systemUTC())).read(inputs, Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
+                VersionInfo.toolVersion(), Clock.systemUTC())).read(inputs, Instant.now().truncatedTo(ChronoUnit.SECONDS).toString())
+                .withBaselines(BaselineFiles.load(baselines));
         Report report = Reports.judge(data, Registry.nodeRules(), new RuleContext(config, NodeShape.none()));
         PrintWriter out = spec.commandLine().getOut();
         Map<String, Chart> charts = null;

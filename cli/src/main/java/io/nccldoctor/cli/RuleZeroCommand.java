@@ -7,6 +7,8 @@ import io.nccldoctor.core.capture.Capture;
 import io.nccldoctor.reports.RulesConfig;
 import io.nccldoctor.reports.results.ResultInputs;
 import io.nccldoctor.reports.results.ResultSet;
+import io.nccldoctor.core.Fact;
+import io.nccldoctor.reports.rulezero.BaselineReference;
 import io.nccldoctor.reports.rulezero.RuleZero;
 import io.nccldoctor.reports.rulezero.RuleZeroCharts;
 import io.nccldoctor.reports.rulezero.RuleZeroHtml;
@@ -35,7 +37,9 @@ import picocli.CommandLine.Model.CommandSpec;
             "For every measurement of a suspect harness: how its buffer splits into per-peer or per-rank chunks (16-byte "
                 + "aligned or not) and what nccl-tests would use instead, its bus bandwidth against nccl-tests at the same "
                 + "size and against the physical ceiling from topology, and a verdict: harness artifact, below the ceiling "
-                + "in both (look at the fabric), consistent, or no reference."},
+                + "in both (look at the fabric), consistent, or no reference. Without nccl-tests, --gpu and --nodes hold "
+                + "each size against the published baseline for that hardware (configs/baselines.yaml), and the verdict "
+                + "says so: below or at the baseline."},
         footer = {"",
             "SUSPECT: a CSV or JSON table (collective, dtype, count or bytes, ranks, time_us or busbw or algbw; docs/rulezero.md), "
                 + "or `nccl-doctor run --json --conditioning none` output. REF: nccl-tests outputs (text or -J), folders or bundles. "
@@ -44,11 +48,12 @@ import picocli.CommandLine.Model.CommandSpec;
             "Examples:",
             "  nccl-doctor rulezero suspect.csv --reference alltoall_perf.txt",
             "  nccl-doctor rulezero run.json --reference nccl-tests/ --node node17-capture -o rulezero.html",
+            "  nccl-doctor rulezero suspect.csv --gpu \"NVIDIA H100 80GB HBM3\" --nodes 1   against the published baseline",
             "  nccl-doctor rulezero configs/examples/field-report-cluster/suspect-alltoall.csv \\",
             "      --reference configs/examples/field-report-cluster/alltoall-nccl-tests.txt --node configs/examples/field-report-cluster/arrowlake-ws",
             "",
             "Formats by the extension of -o: html, md, json, png/svg (--chart NAME), txt. Exit codes: 0 consistent (or no reference), "
-                + "1 a harness artifact or both below the ceiling, 2 bad input."})
+                + "1 a harness artifact, both below the ceiling, or below the baseline, 2 bad input."})
 final class RuleZeroCommand implements Callable<Integer> {
 
     @Mixin
@@ -63,10 +68,15 @@ final class RuleZeroCommand implements Callable<Integer> {
     @Option(names = "--node", paramLabel = "NODE", description = "A node snapshot for the ceiling (capture folder, or preflight/topo/gdr --json).")
     List<String> nodes = new ArrayList<>();
 
+    @Option(names = "--gpu", paramLabel = "NAME", description = "Without --reference: the GPU as nccl-tests names it (\"NVIDIA H100 80GB HBM3\"), "
+            + "to hold the numbers against its published baseline.")
+    String gpu;
 
+    @Option(names = "--nodes", paramLabel = "N", description = "With --gpu: how many nodes the ranks span (GPUs per node = ranks / N).")
+    Integer nodeCount;
 
-
-
+    @Option(names = "--baselines", paramLabel = "FILE", description = "Published figures (default: configs/baselines.yaml).")
+    Path baselines;
 
     @Spec
     CommandSpec spec;
@@ -83,7 +93,10 @@ final class RuleZeroCommand implements Callable<Integer> {
         inputs.addAll(nodes);
         ResultSet set = new ResultInputs(dir -> Snapshots.take(Capture.open(dir).host(), Probes.withGpus(), List.of("rulezero"),
                 VersionInfo.toolVersion(), Clock.systemUTC())).read(inputs, "");
-        RuleZero z = RuleZero.of(SuspectTable.parse(suspect), set.sweeps(), set.ceilings(), config.thresholds().results());
+        BaselineReference baseline = new BaselineReference(BaselineFiles.load(baselines),
+                gpu == null ? Fact.absent("no --gpu given") : Fact.of(gpu),
+                nodeCount == null ? Fact.absent("no --nodes given") : Fact.of(nodeCount), set.nics().stream().findFirst());
+        RuleZero z = RuleZero.of(SuspectTable.parse(suspect), set.sweeps(), set.ceilings(), config.thresholds().results(), baseline);
         PrintWriter out = spec.commandLine().getOut();
         byte[] bytes = switch (fmt) {
             case "html" -> utf8(RuleZeroHtml.render(z));
@@ -93,7 +106,7 @@ final class RuleZeroCommand implements Callable<Integer> {
             default -> utf8(text(z));
         };
         Outputs.emit(out, o.output, fmt, bytes, z.verdictLine());
-        return z.verdict() == Verdict.HARNESS_ARTIFACT || z.verdict() == Verdict.FABRIC ? 1 : 0;
+        return z.verdict() == Verdict.HARNESS_ARTIFACT || z.verdict() == Verdict.FABRIC || z.verdict() == Verdict.BELOW_BASELINE ? 1 : 0;
     }
 
     /** The verdict first, then a line per measurement. */

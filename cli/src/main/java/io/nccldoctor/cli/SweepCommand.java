@@ -2,6 +2,7 @@ package io.nccldoctor.cli;
 
 import io.nccldoctor.collectives.Libraries;
 import io.nccldoctor.collectives.LibrariesProbe;
+import io.nccldoctor.collectives.launch.Readiness;
 import io.nccldoctor.collectives.sweep.ChildSpec;
 import io.nccldoctor.collectives.sweep.Orchestrator;
 import io.nccldoctor.collectives.sweep.SweepPlan;
@@ -117,7 +118,7 @@ final class SweepCommand implements Callable<Integer> {
             return 0;
         }
         if (plan.launcherPrefix().isEmpty()) { // children run here: this node must be able to
-            List<String> missing = RunCommand.missingPieces(libs, new GpuProbe().run(host));
+            List<String> missing = Readiness.missing(libs, new GpuProbe().run(host).gpus().map(List::size), plan.gpusOr(), System.getenv());
             if (!missing.isEmpty()) {
                 out.println("nccl-doctor sweep " + plan.name() + ": the plan is valid, but cannot run here; missing:");
                 missing.forEach(m -> out.println("  - " + m));

@@ -103,7 +103,10 @@ class CountersCommandTest {
                 .contains("    pauses    prio 3 rx +120 (3.10 ms), tx +40 (1.00 ms); global rx +0, tx +0; storms +0 (warnings +0)\n")
                 .contains("    ECN/CNP   ECN-marked +5,000; CNP sent +5,000, handled +4,800, ignored +0\n")
                 .contains("Rails: Tx bytes CV 0.003 over 2 ports")
-                .contains("Findings: none");
+                // the fixtures hold ten seconds of traffic and switch.sh takes one: more bytes than 100 Gb/s carries in the
+                // window, an inconsistent measurement, not a rate of 900 % of line rate
+                .contains("(inconsistent: no rate)").doesNotContain("% of line rate)")
+                .contains("WARN  COUNTER_INCONSISTENT  mlx5_0 port 1: the counters of mlx5_0 port 1 do not measure this window");
     }
 
     @Test
@@ -123,7 +126,7 @@ class CountersCommandTest {
         JsonNode doc = Json.mapper().readTree(r.out());
         assertThat(doc.at("/command/exitCode/value").asInt()).isEqualTo(3);
         assertThat(doc.at("/delta/ports/value/0/figures/outOfSequence/value").asLong()).isEqualTo(12_600_000L);
-        assertThat(doc.at("/findings/0/code").asText()).isEqualTo("COUNTER_OUT_OF_SEQUENCE");
+        assertThat(doc.get("findings").findValuesAsText("code")).contains("COUNTER_OUT_OF_SEQUENCE");
     }
 
     @Test

@@ -7,6 +7,8 @@ import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.PointerByReference;
 import io.nccldoctor.core.Fact;
+import io.nccldoctor.core.libs.CudaErrors;
+import io.nccldoctor.core.libs.JnaLoader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -38,24 +40,25 @@ final class GpuCalls {
     static GpuSurvey survey(String libcuda, String libnvml) {
         NativeLibrary cuda;
         try {
-            cuda = NativeLibrary.getInstance(libcuda);
+            cuda = JnaLoader.open(libcuda);
         } catch (LinkageError e) {
-            Fact<List<GpuSurvey.Gpu>> no = Fact.error("cannot load " + libcuda + ": " + firstLine(e));
+            Fact<List<GpuSurvey.Gpu>> no = Fact.error("cannot load " + libcuda + ": " + e.getMessage());
             return new GpuSurvey(no, Fact.error(no.reason()));
         }
+        NativeLibrary nvml = null;
         try {
             int rc = call(cuda, "cuInit", 0);
             if (rc != 0) {
-                Fact<List<GpuSurvey.Gpu>> no = Fact.error("cuInit returned " + rc + cudaHint(rc));
+                Fact<List<GpuSurvey.Gpu>> no = Fact.error("cuInit returned " + CudaErrors.describe(rc));
                 return new GpuSurvey(no, Fact.error(no.reason()));
             }
             IntByReference count = new IntByReference();
             rc = call(cuda, "cuDeviceGetCount", count);
             if (rc != 0) {
-                Fact<List<GpuSurvey.Gpu>> no = Fact.error("cuDeviceGetCount returned " + rc);
+                Fact<List<GpuSurvey.Gpu>> no = Fact.error("cuDeviceGetCount returned " + CudaErrors.describe(rc));
                 return new GpuSurvey(no, Fact.error(no.reason()));
             }
-            NativeLibrary nvml = nvml(libnvml);
+            nvml = nvml(libnvml);
             List<GpuSurvey.Gpu> gpus = new ArrayList<>();
             List<Pointer> handles = new ArrayList<>();
             List<Integer> devices = new ArrayList<>();
@@ -69,8 +72,10 @@ final class GpuCalls {
             }
             return new GpuSurvey(Fact.of(gpus), Fact.of(peers(cuda, nvml, gpus, devices, handles)));
         } catch (UnsatisfiedLinkError e) {
-            Fact<List<GpuSurvey.Gpu>> no = Fact.error("a CUDA driver symbol is missing: " + firstLine(e));
+            Fact<List<GpuSurvey.Gpu>> no = Fact.error("a CUDA driver symbol is missing: " + JnaLoader.reason(e));
             return new GpuSurvey(no, Fact.error(no.reason()));
+        } finally {
+            shutdown(nvml);
         }
     }
 
@@ -142,10 +147,22 @@ final class GpuCalls {
             return null;
         }
         try {
-            NativeLibrary lib = NativeLibrary.getInstance(path);
+            NativeLibrary lib = JnaLoader.open(path);
             return call(lib, "nvmlInit_v2") == 0 ? lib : null;
         } catch (LinkageError e) {
             return null;
+        }
+    }
+
+    /** Every nvmlInit_v2 needs its nvmlShutdown: NVML counts them and keeps its state until the last one (nvml.h). */
+    private static void shutdown(NativeLibrary nvml) {
+        if (nvml == null) {
+            return;
+        }
+        try {
+            call(nvml, "nvmlShutdown");
+        } catch (UnsatisfiedLinkError e) {
+            // an NVML without nvmlShutdown has nothing to release
         }
     }
 
@@ -167,19 +184,5 @@ final class GpuCalls {
             b = b.substring(colon - 4);
         }
         return b;
-    }
-
-    private static String cudaHint(int rc) {
-        return switch (rc) {
-            case 100 -> " (CUDA_ERROR_NO_DEVICE)";
-            case 35, 803 -> " (driver and runtime mismatch)";
-            case 999 -> " (CUDA_ERROR_UNKNOWN: often a driver/kernel module mismatch or a GPU fallen off the bus)";
-            default -> "";
-        };
-    }
-
-    private static String firstLine(Throwable e) {
-        String m = String.valueOf(e.getMessage());
-        return m.lines().findFirst().orElse(m).strip();
     }
 }

@@ -22,16 +22,20 @@ public final class GpuProbe implements Probe<GpuSurvey> {
         return "CUDA and NVML per GPU: brand, compute capability, GPUDirect RDMA / DMA-BUF attributes, P2P read and write";
     }
 
+    /**
+     * Asks the CUDA driver library the loader would pick. Without the kernel module (/proc/driver/nvidia/version)
+     * and without a loadable libcuda.so.1 there is no GPU to ask; with a libcuda.so.1 the library is asked all the
+     * same (a container may not show the module's file), and its error says what is wrong.
+     */
     @Override
     public GpuSurvey run(Host host) {
-        if (!host.files().exists("/proc/driver/nvidia/version")) {
-            String why = "the NVIDIA kernel module is not loaded (/proc/driver/nvidia/version absent): no GPU can be asked";
-            return new GpuSurvey(Fact.absent(why), Fact.absent(why));
-        }
+        boolean module = host.files().exists("/proc/driver/nvidia/version");
         LibrarySearch search = new LibrarySearch(host);
         Fact<NativeLibrary.Copy> cuda = search.find("CUDA driver", List.of("libcuda.so.1")).loaded();
         if (!cuda.isValue()) {
-            return new GpuSurvey(Fact.absent(cuda.reason()), Fact.absent(cuda.reason()));
+            String why = module ? cuda.reason()
+                    : "the NVIDIA kernel module is not loaded (/proc/driver/nvidia/version absent): no GPU can be asked";
+            return new GpuSurvey(Fact.absent(why), Fact.absent(why));
         }
         String nvml = search.find("NVML", List.of("libnvidia-ml.so.1")).loaded().map(NativeLibrary.Copy::realPath).orElse(null);
         String libcuda = cuda.get().realPath();

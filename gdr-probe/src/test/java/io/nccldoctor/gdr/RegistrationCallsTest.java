@@ -47,7 +47,7 @@ class RegistrationCallsTest {
             int cuInit(unsigned int f) { return 0; }
             int cuDeviceGetByPCIBusId(int *d, const char *b) { *d = 0; return strcmp(b, "0000:18:00.0") == 0 ? 0 : 101; }
             int cuDevicePrimaryCtxRetain(void **c, int d) { *c = (void *) 1; return 0; }
-            int cuDevicePrimaryCtxRelease(int d) { return 0; }
+            int cuDevicePrimaryCtxRelease_v2(int d) { return 0; }
             int cuCtxSetCurrent(void *c) { return 0; }
             int cuMemAlloc_v2(unsigned long long *p, size_t s) { *p = 0x7f0000000000ULL; return 0; }
             int cuMemFree_v2(unsigned long long p) { return 0; }
@@ -77,7 +77,7 @@ class RegistrationCallsTest {
         assertThat(ok.dmabuf().get()).isEqualTo("registered");
         assertThat(ok.peermem().get()).isEqualTo("failed: errno 14 (EFAULT: the NIC cannot pin this GPU memory: no peer-memory "
                 + "client, or a GPU without GPUDirect RDMA)");
-        assertThat(pairs.get(1).dmabuf().reason()).as("an unknown bus id").contains("CUresult 101");
+        assertThat(pairs.get(1).dmabuf().reason()).as("an unknown bus id").contains("CUDA_ERROR_INVALID_DEVICE (101)");
         assertThat(pairs.get(2).dmabuf().get()).as("the second HCA refuses DMA-BUF").startsWith("failed: errno 95");
     }
 

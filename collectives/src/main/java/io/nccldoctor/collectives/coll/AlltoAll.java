@@ -12,6 +12,12 @@ public final class AlltoAll extends PerRank {
         return "alltoall";
     }
 
+    /** In place, peers overwrite what this rank is still sending (Collective#checkedInPlace). */
+    @Override
+    public boolean checkedInPlace() {
+        return false;
+    }
+
     @Override
     Sizing of(long perPeer, int eltSize, int nranks) {
         return new Sizing(perPeer * nranks, perPeer * nranks, perPeer, 0, 0, eltSize);

@@ -31,6 +31,15 @@ public interface Collective {
     /** Whether the caller splits its buffer per rank or per peer (allgather, reducescatter, alltoall). */
     boolean chunked();
 
+    /**
+     * Whether the in-place result is defined, so that #wrong means something. nccl-tests switches error reporting off
+     * in place for alltoall and sendrecv (alltoall.cu, sendrecv.cu: {@code args->reportErrors = in_place ? 0 : 1}):
+     * a peer's write into chunk p races this rank's send of chunk p, and #wrong prints N/A.
+     */
+    default boolean checkedInPlace() {
+        return true;
+    }
+
     /** GB/s as nccl-tests prints them: bytes / 1e9 / seconds. */
     default double algBwGBps(Sizing s, double seconds) {
         return s.sizeBytes() / 1e9 / seconds;

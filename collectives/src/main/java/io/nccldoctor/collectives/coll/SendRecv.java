@@ -8,6 +8,12 @@ public final class SendRecv extends WholeBuffer {
         return "sendrecv";
     }
 
+    /** In place, peers overwrite what this rank is still sending (Collective#checkedInPlace). */
+    @Override
+    public boolean checkedInPlace() {
+        return false;
+    }
+
     @Override
     public double busBwFactor(int nranks) {
         return 1.0;

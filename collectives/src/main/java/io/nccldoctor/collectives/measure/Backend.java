@@ -40,7 +40,8 @@ public interface Backend extends AutoCloseable {
 
     void groupStart();
 
-    void groupEnd();
+    /** Ends the group; returns once every communicator has launched its work, or fails at the deadline. */
+    void groupEnd(long deadlineNanos);
 
     void launch(int local, Call call);
 
@@ -59,7 +60,7 @@ public interface Backend extends AutoCloseable {
     /** Milliseconds between two events of the local rank's stream, once both completed (cuEventElapsedTime). */
     double elapsedMs(int local, long start, long end);
 
-    /** Aborts every communicator (ncclCommAbort): a stuck collective is never waited on forever. */
+    /** Aborts every communicator (ncclCommAbort), ending a group left open first: a stuck collective is never waited on forever. */
     void abort();
 
     @Override

@@ -1,23 +1,37 @@
 package io.nccldoctor.collectives.measure;
 
+import com.sun.jna.Function;
 import com.sun.jna.Memory;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
 import com.sun.jna.Structure;
+import com.sun.jna.ptr.FloatByReference;
 import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.LongByReference;
 import com.sun.jna.ptr.PointerByReference;
+import io.nccldoctor.collectives.coll.Collective;
 import io.nccldoctor.collectives.coll.DataType;
-import io.nccldoctor.core.libs.NativeCalls;
+import io.nccldoctor.core.libs.CudaErrors;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * The real backend: the CUDA driver API and NCCL through JNA, each symbol looked up by name at its call, so a
  * function the loaded NCCL lacks is a {@link Backend.Failure} and never a dead JVM. One primary context, stream and
- * communicator per local GPU; communicators from ncclCommInitAll in a single process, or from ncclCommInitRank with
- * the id the caller shares across processes (NCCL_COMM_ID or a rendezvous).
+ * communicator per local GPU.
+ *
+ * <p>Where the NCCL has it ({@link NcclApi#nonBlockingInit()}), communicators are non-blocking: created by
+ * ncclCommInitRankConfig with blocking = 0 in one group, and every wait (initialisation, each ncclGroupEnd, each
+ * stream) polls ncclCommGetAsyncError against a deadline, after which the communicators are aborted. An older NCCL
+ * initialises blocking (ncclCommInitAll, or ncclCommInitRank in a group), which only a process boundary can bound:
+ * callers run it in a child killed at the deadline. Set-up that fails half-way releases what it took.
  */
 public final class JnaBackend implements Backend {
 
@@ -38,44 +52,62 @@ public final class JnaBackend implements Backend {
         }
     }
 
+    /** Where the communicators' unique id comes from: made here, from NCCL_COMM_ID, or from a rendezvous. */
+    @FunctionalInterface
+    public interface IdSource {
+        /** @return the 128 bytes, or null for ncclCommInitAll (an older NCCL in one process) */
+        byte[] id(JnaBackend backend);
+    }
+
     private static final int CUDA_ERROR_NOT_READY = 600;
     private static final int NCCL_IN_PROGRESS = 7;
     private static final int CU_STREAM_NON_BLOCKING = 1;
     private static final long FILL_BLOCK = 16L << 20;
+    private static final Collective ALLREDUCE = Collective.parse("allreduce");
 
     private final NativeLibrary cuda;
     private final NativeLibrary nccl;
-    private final String version;
-    private final int versionCode;
+    private final NcclApi api;
     private final int world;
     private final int firstRank;
     private final int[] devices;
+    private final Duration timeout;
+    private final int[] handles;
     private final Pointer[] contexts;
     private final Pointer[] streams;
     private final Pointer[] comms;
     private final List<long[]> allocations = new ArrayList<>();
+    private final List<long[]> events = new ArrayList<>();
+    private int groupDepth;
     private boolean aborted;
     private long[] combineSlots;
+    private Function elapsedTime;
 
-    private JnaBackend(NativeLibrary cuda, NativeLibrary nccl, int[] devices, int world, int firstRank) {
+    private JnaBackend(NativeLibrary cuda, NativeLibrary nccl, int[] devices, int world, int firstRank, Duration timeout) {
         this.cuda = cuda;
         this.nccl = nccl;
         this.devices = devices.clone();
         this.world = world;
         this.firstRank = firstRank;
+        this.timeout = timeout;
         IntByReference v = new IntByReference();
         ncclCheck("ncclGetVersion", v);
-        this.versionCode = v.getValue();
-        this.version = NativeCalls.ncclVersion(versionCode);
+        this.api = NcclApi.of(v.getValue(), s -> NcclCalls.has(nccl, s));
+        this.handles = new int[devices.length];
         this.contexts = new Pointer[devices.length];
         this.streams = new Pointer[devices.length];
         this.comms = new Pointer[devices.length];
+    }
+
+    /** A context and a non-blocking stream per local GPU. */
+    private void setUp() {
         cudaCheck("cuInit", 0);
         for (int l = 0; l < devices.length; l++) {
             IntByReference dev = new IntByReference();
             cudaCheck("cuDeviceGet", dev, devices[l]);
+            handles[l] = dev.getValue();
             PointerByReference ctx = new PointerByReference();
-            cudaCheck("cuDevicePrimaryCtxRetain", ctx, dev.getValue());
+            cudaCheck("cuDevicePrimaryCtxRetain", ctx, handles[l]);
             contexts[l] = ctx.getValue();
             cudaCheck("cuCtxSetCurrent", contexts[l]);
             PointerByReference stream = new PointerByReference();
@@ -84,56 +116,83 @@ public final class JnaBackend implements Backend {
         }
     }
 
-    /** All local GPUs in one communicator of devices.length ranks (ncclCommInitAll, nccl-tests -g N in one process). */
     /**
-     * Sets variables in this process's C environment (libc setenv), where NCCL's getenv reads them; Java's own view of
-     * the environment does not change. Call before NCCL initialises (it reads NCCL_DEBUG once).
+     * All local GPUs in one communicator of devices.length ranks (nccl-tests -g N in one process).
      *
-     * @throws Backend.Failure when libc refuses one
+     * @param timeout how long any one wait for NCCL may take (initialisation, a group's launch, a stream)
      */
-    public static void setenv(java.util.Map<String, String> vars) {
-        com.sun.jna.Function f = com.sun.jna.Function.getFunction("c", "setenv");
-        vars.forEach((k, v) -> {
-            if (f.invokeInt(new Object[] {k, v, 1}) != 0) {
-                throw new Backend.Failure("setenv " + k + " failed (errno " + com.sun.jna.Native.getLastError() + ")");
-            }
-        });
+    public static JnaBackend singleProcess(String libcuda, String libnccl, int[] devices, Duration timeout) {
+        return open(libcuda, libnccl, devices, devices.length, 0, timeout, b -> b.api.nonBlockingInit() ? b.uniqueId() : null);
     }
 
-    /** libc getenv: what NCCL would read. */
-    public static java.util.Optional<String> getenv(String name) {
-        Pointer p = com.sun.jna.Function.getFunction("c", "getenv").invokePointer(new Object[] {name});
-        return p == null ? java.util.Optional.empty() : java.util.Optional.of(p.getString(0));
-    }
-
+    /** With the default wait of ten minutes. */
     public static JnaBackend singleProcess(String libcuda, String libnccl, int[] devices) {
-        JnaBackend b = new JnaBackend(load(libcuda), load(libnccl), devices, devices.length, 0);
-        Memory list = new Memory(4L * devices.length);
-        for (int i = 0; i < devices.length; i++) {
-            list.setInt(4L * i, devices[i]);
-        }
-        Memory out = new Memory(8L * devices.length);
-        b.ncclCheck("ncclCommInitAll", out, devices.length, list);
-        for (int i = 0; i < devices.length; i++) {
-            b.comms[i] = out.getPointer(8L * i);
-        }
-        return b;
+        return singleProcess(libcuda, libnccl, devices, Duration.ofMinutes(10));
     }
 
     /** This process's GPUs as ranks processRank × n … of a world of worldSize ranks, joined through the shared id. */
-    public static JnaBackend multiProcess(String libcuda, String libnccl, int[] devices, int worldSize, int processRank,
-                                          java.util.function.Function<JnaBackend, byte[]> sharedId) {
-        JnaBackend b = new JnaBackend(load(libcuda), load(libnccl), devices, worldSize, processRank * devices.length);
-        UniqueId id = new UniqueId(sharedId.apply(b));
-        b.ncclCheck("ncclGroupStart");
-        for (int l = 0; l < devices.length; l++) {
-            b.cudaCheck("cuCtxSetCurrent", b.contexts[l]);
-            PointerByReference comm = new PointerByReference();
-            b.ncclCheck("ncclCommInitRank", comm, worldSize, id, b.firstRank + l);
-            b.comms[l] = comm.getValue();
+    public static JnaBackend multiProcess(String libcuda, String libnccl, int[] devices, int worldSize, int processRank, Duration timeout,
+                                          IdSource sharedId) {
+        return open(libcuda, libnccl, devices, worldSize, processRank * devices.length, timeout, sharedId);
+    }
+
+    private static JnaBackend open(String libcuda, String libnccl, int[] devices, int world, int firstRank, Duration timeout,
+                                   IdSource id) {
+        JnaBackend b = new JnaBackend(NcclCalls.load(libcuda), NcclCalls.load(libnccl), devices, world, firstRank, timeout);
+        try {
+            b.setUp();
+            b.initComms(id.id(b));
+            return b;
+        } catch (RuntimeException e) {
+            b.abort();
+            b.close();
+            throw e;
         }
-        b.ncclCheck("ncclGroupEnd");
-        return b;
+    }
+
+    /** Whether this NCCL can be initialised within a deadline in this process (see the class comment). */
+    public static boolean boundedInit(String libnccl) {
+        return NcclApi.of(libnccl).map(NcclApi::nonBlockingInit).orElse(false);
+    }
+
+    private void initComms(byte[] id) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        if (api.nonBlockingInit()) {
+            Memory config = NcclCalls.nonBlockingConfig();
+            groupStart();
+            for (int l = 0; l < devices.length; l++) {
+                cudaCheck("cuCtxSetCurrent", contexts[l]);
+                PointerByReference comm = new PointerByReference();
+                ncclCheck("ncclCommInitRankConfig", comm, world, new UniqueId(id), firstRank + l, config);
+                comms[l] = comm.getValue();
+            }
+            groupDepth--;
+            ncclCheck("ncclGroupEnd");
+            settle(deadline, "initialising its communicator after " + timeout.toSeconds() + " s");
+            return;
+        }
+        if (id == null) {
+            Memory list = new Memory(4L * devices.length);
+            for (int i = 0; i < devices.length; i++) {
+                list.setInt(4L * i, devices[i]);
+            }
+            Memory out = new Memory(8L * devices.length);
+            ncclCheck("ncclCommInitAll", out, devices.length, list);
+            for (int i = 0; i < devices.length; i++) {
+                comms[i] = out.getPointer(8L * i);
+            }
+            return;
+        }
+        groupStart();
+        for (int l = 0; l < devices.length; l++) {
+            cudaCheck("cuCtxSetCurrent", contexts[l]);
+            PointerByReference comm = new PointerByReference();
+            ncclCheck("ncclCommInitRank", comm, world, new UniqueId(id), firstRank + l);
+            comms[l] = comm.getValue();
+        }
+        groupDepth--;
+        ncclCheck("ncclGroupEnd");
+        settle(deadline, "initialising its communicator after " + timeout.toSeconds() + " s");
     }
 
     /** ncclGetUniqueId: with NCCL_COMM_ID set, the same bytes on every rank; otherwise a fresh id to publish. */
@@ -144,48 +203,51 @@ public final class JnaBackend implements Backend {
         return id.internal.clone();
     }
 
-    private static NativeLibrary load(String path) {
-        try {
-            return NativeLibrary.getInstance(path);
-        } catch (LinkageError e) {
-            throw new Failure("cannot load " + path + ": " + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
-        }
+    /**
+     * Sets variables in this process's C environment (libc setenv), where NCCL's getenv reads them; Java's own view of
+     * the environment does not change. Call before NCCL initialises (it reads NCCL_DEBUG once).
+     *
+     * @throws Backend.Failure when libc refuses one
+     */
+    public static void setenv(Map<String, String> vars) {
+        NcclCalls.setenv(vars);
+    }
+
+    /** libc getenv: what NCCL would read. */
+    public static Optional<String> getenv(String name) {
+        return NcclCalls.getenv(name);
     }
 
     private int call(NativeLibrary lib, String function, Object... args) {
         try {
             return lib.getFunction(function).invokeInt(args);
         } catch (UnsatisfiedLinkError e) {
-            throw new Failure(lib.getName() + " has no " + function + (lib == nccl ? " (NCCL " + version + ")" : ""));
+            throw new Failure(lib.getName() + " has no " + function + (lib == nccl && api != null ? " (NCCL " + api.version() + ")" : ""));
         }
     }
 
     private void cudaCheck(String function, Object... args) {
         int rc = call(cuda, function, args);
         if (rc != 0) {
-            throw new Failure(function + " returned CUDA error " + rc);
+            throw new Failure(function + " returned " + CudaErrors.describe(rc, NcclCalls.cudaName(cuda, rc)));
         }
     }
 
     private void ncclCheck(String function, Object... args) {
         int rc = call(nccl, function, args);
         if (rc != 0 && rc != NCCL_IN_PROGRESS) {
-            throw new Failure(function + " failed: " + ncclError(rc));
-        }
-    }
-
-    private String ncclError(int rc) {
-        try {
-            Pointer s = nccl.getFunction("ncclGetErrorString").invokePointer(new Object[] {rc});
-            return (s == null ? "error" : s.getString(0)) + " (" + rc + ")";
-        } catch (UnsatisfiedLinkError e) {
-            return "error " + rc;
+            throw new Failure(function + " failed: " + NcclCalls.error(nccl, rc));
         }
     }
 
     @Override
     public String ncclVersion() {
-        return version;
+        return api.version();
+    }
+
+    /** What the loaded NCCL offers. */
+    public NcclApi api() {
+        return api;
     }
 
     @Override
@@ -212,6 +274,12 @@ public final class JnaBackend implements Backend {
         return ptr.getValue();
     }
 
+    /**
+     * On the rank's own stream, so the collective after it sees the data: a synchronous cuMemcpyHtoD_v2 runs on the
+     * legacy default stream, which a CU_STREAM_NON_BLOCKING stream does not wait for, and from pageable memory it may
+     * return before the copy lands. From pageable memory the async copy stages the bytes before it returns (CUDA
+     * Driver API, API synchronization behavior), so the host block may be reused at once.
+     */
     @Override
     public void fill(int local, long ptr, long bytes, byte[] element) {
         cudaCheck("cuCtxSetCurrent", contexts[local]);
@@ -219,15 +287,18 @@ public final class JnaBackend implements Backend {
         if (block == 0) {
             return;
         }
-        Memory host = new Memory(block);
-        for (long i = 0; i < block; i++) {
-            host.setByte(i, element[(int) (i % element.length)]);
+        byte[] pattern = new byte[(int) block];
+        for (int i = 0; i < pattern.length; i += element.length) {
+            System.arraycopy(element, 0, pattern, i, Math.min(element.length, pattern.length - i));
         }
+        Memory host = new Memory(block);
+        host.write(0, pattern, 0, pattern.length); // one copy, not a native call per byte
         for (long at = 0; at < bytes; at += block) {
-            cudaCheck("cuMemcpyHtoD_v2", ptr + at, host, Math.min(block, bytes - at));
+            cudaCheck("cuMemcpyHtoDAsync_v2", ptr + at, host, Math.min(block, bytes - at), streams[local]);
         }
     }
 
+    /** After the rank's stream completed (the caller synchronised it), a synchronous copy to the host. */
     @Override
     public byte[] read(int local, long ptr, long bytes) {
         if (bytes == 0) {
@@ -242,71 +313,52 @@ public final class JnaBackend implements Backend {
     @Override
     public void groupStart() {
         ncclCheck("ncclGroupStart");
+        groupDepth++;
     }
 
+    /** Ends the group and waits until every communicator has launched (non-blocking ones answer ncclInProgress). */
     @Override
-    public void groupEnd() {
+    public void groupEnd(long deadlineNanos) {
+        groupDepth--; // NCCL closes the group even when its end reports an error
         ncclCheck("ncclGroupEnd");
+        settle(deadlineNanos, "launching its collective at the time limit");
     }
 
-    /** ncclDataType_t in nccl.h order. */
-    static int type(DataType t) {
-        return switch (t) {
-            case INT8 -> 0;
-            case UINT8 -> 1;
-            case INT32 -> 2;
-            case UINT32 -> 3;
-            case INT64 -> 4;
-            case UINT64 -> 5;
-            case FLOAT16 -> 6;
-            case FLOAT32 -> 7;
-            case FLOAT64 -> 8;
-            case BFLOAT16 -> 9;
-            case FP8_E4M3 -> 10;
-            case FP8_E5M2 -> 11;
-        };
+    /** Polls each communicator until it is no longer ncclInProgress; an error, or the deadline, is a Failure. */
+    private void settle(long deadlineNanos, String what) {
+        for (int l = 0; l < comms.length; l++) {
+            while (true) {
+                int state = asyncError(l);
+                if (state == 0) {
+                    break;
+                }
+                if (state != NCCL_IN_PROGRESS) {
+                    throw new Failure("rank " + rank(l) + ": communicator error " + NcclCalls.error(nccl, state));
+                }
+                if (System.nanoTime() > deadlineNanos) {
+                    throw new Failure("rank " + rank(l) + ": NCCL was still " + what + " (a hang: "
+                            + "a rank that never joined, a peer that stopped, or a network that does not connect); the communicators "
+                            + "were aborted");
+                }
+                LockSupport.parkNanos(50_000);
+            }
+        }
     }
 
-    /** ncclRedOp_t: ncclSum, ncclProd, ncclMax, ncclMin, ncclAvg. */
-    static int op(String op) {
-        return List.of("sum", "prod", "max", "min", "avg").indexOf(op);
+    private int asyncError(int local) {
+        IntByReference state = new IntByReference();
+        ncclCheck("ncclCommGetAsyncError", comms[local], state);
+        return state.getValue();
     }
 
     @Override
     public void launch(int local, Call c) {
-        Pointer send = new Pointer(c.send());
-        Pointer recv = new Pointer(c.recv());
-        Pointer comm = comms[local];
-        Pointer stream = streams[local];
-        int t = type(c.type());
-        long n = c.count();
-        int rank = rank(local);
-        switch (c.collective().name()) {
-            case "allreduce" -> ncclCheck("ncclAllReduce", send, recv, n, t, op(c.op()), comm, stream);
-            case "allgather" -> ncclCheck("ncclAllGather", send, recv, n, t, comm, stream);
-            case "reducescatter" -> ncclCheck("ncclReduceScatter", send, recv, n, t, op(c.op()), comm, stream);
-            case "broadcast" -> ncclCheck("ncclBroadcast", send, recv, n, t, c.root(), comm, stream);
-            case "reduce" -> ncclCheck("ncclReduce", send, recv, n, t, op(c.op()), c.root(), comm, stream);
-            case "sendrecv" -> {
-                ncclCheck("ncclSend", send, n, t, (rank + 1) % world, comm, stream);
-                ncclCheck("ncclRecv", recv, n, t, (rank - 1 + world) % world, comm, stream);
-            }
-            case "alltoall" -> {
-                if (versionCode >= 22800) { // ncclAlltoAll appears in 2.28 (nccl-internals §1.1)
-                    ncclCheck("ncclAlltoAll", send, recv, n, t, comm, stream);
-                } else {
-                    long bytes = n * c.type().size();
-                    for (int p = 0; p < world; p++) {
-                        ncclCheck("ncclSend", new Pointer(c.send() + p * bytes), n, t, p, comm, stream);
-                        ncclCheck("ncclRecv", new Pointer(c.recv() + p * bytes), n, t, p, comm, stream);
-                    }
-                }
-            }
-            default -> throw new Failure("no NCCL call for " + c.collective().name());
-        }
+        api.unsupported(c.type()).ifPresent(why -> {
+            throw new Failure(why);
+        });
+        cudaCheck("cuCtxSetCurrent", contexts[local]);
+        NcclCalls.launch(this::ncclCheck, c, comms[local], streams[local], rank(local), world, api.alltoAll());
     }
-
-    private final List<long[]> events = new ArrayList<>();
 
     @Override
     public long recordEvent(int local) {
@@ -319,11 +371,19 @@ public final class JnaBackend implements Backend {
         return handle;
     }
 
+    /** cuEventElapsedTime_v2 (cuda.h 13.0 maps the name to it), else the plain name of older drivers. */
     @Override
     public double elapsedMs(int local, long start, long end) {
         cudaCheck("cuCtxSetCurrent", contexts[local]);
-        com.sun.jna.ptr.FloatByReference ms = new com.sun.jna.ptr.FloatByReference();
-        cudaCheck("cuEventElapsedTime", ms, new Pointer(start), new Pointer(end));
+        if (elapsedTime == null) {
+            elapsedTime = NcclCalls.firstOf(cuda, "cuEventElapsedTime_v2", "cuEventElapsedTime")
+                    .orElseThrow(() -> new Failure(cuda.getName() + " has neither cuEventElapsedTime_v2 nor cuEventElapsedTime"));
+        }
+        FloatByReference ms = new FloatByReference();
+        int rc = elapsedTime.invokeInt(new Object[] {ms, new Pointer(start), new Pointer(end)});
+        if (rc != 0) {
+            throw new Failure(elapsedTime.getName() + " returned " + CudaErrors.describe(rc, NcclCalls.cudaName(cuda, rc)));
+        }
         return ms.getValue();
     }
 
@@ -336,12 +396,11 @@ public final class JnaBackend implements Backend {
                 return;
             }
             if (rc != CUDA_ERROR_NOT_READY) {
-                throw new Failure("rank " + rank(local) + ": cuStreamQuery returned CUDA error " + rc);
+                throw new Failure("rank " + rank(local) + ": cuStreamQuery returned " + CudaErrors.describe(rc, NcclCalls.cudaName(cuda, rc)));
             }
-            IntByReference async = new IntByReference();
-            ncclCheck("ncclCommGetAsyncError", comms[local], async);
-            if (async.getValue() != 0 && async.getValue() != NCCL_IN_PROGRESS) {
-                throw new Failure("rank " + rank(local) + ": communicator error " + ncclError(async.getValue()));
+            int state = asyncError(local);
+            if (state != 0 && state != NCCL_IN_PROGRESS) {
+                throw new Failure("rank " + rank(local) + ": communicator error " + NcclCalls.error(nccl, state));
             }
             if (System.nanoTime() > deadlineNanos) {
                 throw new Failure("rank " + rank(local) + ": the collective did not complete before the time limit (a hang)");
@@ -361,62 +420,75 @@ public final class JnaBackend implements Backend {
                 combineSlots[l] = alloc(l, 8);
             }
         }
-        long[] ptrs = combineSlots;
+        byte[] bytes = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putDouble(value).array();
+        String op = how == Measurement.Aggregate.AVG ? "sum" : how.name().toLowerCase(Locale.ROOT);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (int l = 0; l < devices.length; l++) {
+            fill(l, combineSlots[l], 8, bytes);
+        }
         groupStart();
         for (int l = 0; l < devices.length; l++) {
-            cudaCheck("cuCtxSetCurrent", contexts[l]);
-            Memory v = new Memory(8);
-            v.setDouble(0, value);
-            cudaCheck("cuMemcpyHtoD_v2", ptrs[l], v, 8L);
-            ncclCheck("ncclAllReduce", new Pointer(ptrs[l]), new Pointer(ptrs[l]), 1L, type(DataType.FLOAT64),
-                    op(how == Measurement.Aggregate.AVG ? "sum" : how.name().toLowerCase(java.util.Locale.ROOT)), comms[l], streams[l]);
+            launch(l, new Call(ALLREDUCE, combineSlots[l], combineSlots[l], 1, DataType.FLOAT64, op, 0));
         }
-        groupEnd();
-        long deadline = System.nanoTime() + 60_000_000_000L;
+        groupEnd(deadline);
         for (int l = 0; l < devices.length; l++) {
             sync(l, deadline);
         }
-        double r = java.nio.ByteBuffer.wrap(read(0, ptrs[0], 8)).order(java.nio.ByteOrder.LITTLE_ENDIAN).getDouble();
+        double r = ByteBuffer.wrap(read(0, combineSlots[0], 8)).order(ByteOrder.LITTLE_ENDIAN).getDouble();
         return how == Measurement.Aggregate.AVG ? r / world : r;
     }
 
+    /**
+     * Aborts every communicator (ncclCommAbort). A group left open by a failed launch is ended first: inside an open
+     * group NCCL defers an abort's reclaim to the group's end (ncclCommAbort's ncclGroupStartInternal /
+     * ncclGroupEndInternal, src/init.cc), so without it the communicators would never be freed.
+     */
     @Override
     public void abort() {
         aborted = true;
+        while (groupDepth > 0) {
+            groupDepth--;
+            callQuietly(nccl, "ncclGroupEnd");
+        }
         for (Pointer c : comms) {
             if (c != null) {
-                try {
-                    call(nccl, "ncclCommAbort", c);
-                } catch (Failure ignored) {
-                    // aborting is best effort: the result already says what failed
-                }
+                callQuietly(nccl, "ncclCommAbort", c);
             }
         }
     }
 
+    private void callQuietly(NativeLibrary lib, String function, Object... args) {
+        try {
+            call(lib, function, args);
+        } catch (Failure ignored) {
+            // best effort on the way out: the result already says what failed
+        }
+    }
+
+    /** Frees what was set up, also after a set-up that failed half-way. */
     @Override
     public void close() {
-        for (int l = 0; l < comms.length; l++) {
-            if (comms[l] != null && !aborted) {
-                call(nccl, "ncclCommDestroy", comms[l]);
+        for (Pointer c : comms) {
+            if (c != null && !aborted) {
+                callQuietly(nccl, "ncclCommDestroy", c);
             }
         }
         for (long[] e : events) {
-            call(cuda, "cuCtxSetCurrent", contexts[(int) e[0]]);
-            call(cuda, "cuEventDestroy_v2", new Pointer(e[1]));
+            callQuietly(cuda, "cuCtxSetCurrent", contexts[(int) e[0]]);
+            callQuietly(cuda, "cuEventDestroy_v2", new Pointer(e[1]));
         }
         for (long[] a : allocations) {
-            call(cuda, "cuCtxSetCurrent", contexts[(int) a[0]]);
-            call(cuda, "cuMemFree_v2", a[1]);
+            callQuietly(cuda, "cuCtxSetCurrent", contexts[(int) a[0]]);
+            callQuietly(cuda, "cuMemFree_v2", a[1]);
         }
         for (int l = 0; l < devices.length; l++) {
             if (streams[l] != null) {
-                call(cuda, "cuStreamDestroy_v2", streams[l]);
+                callQuietly(cuda, "cuStreamDestroy_v2", streams[l]);
             }
-            IntByReference dev = new IntByReference();
-            if (call(cuda, "cuDeviceGet", dev, devices[l]) == 0) {
-                call(cuda, "cuDevicePrimaryCtxRelease_v2", dev.getValue());
+            if (contexts[l] != null) {
+                callQuietly(cuda, "cuDevicePrimaryCtxRelease_v2", handles[l]);
             }
         }
+        callQuietly(cuda, "cuCtxSetCurrent", Pointer.NULL);
     }
 }

@@ -8,9 +8,12 @@ import io.nccldoctor.collectives.coll.Sizing;
 import io.nccldoctor.collectives.parse.NcclTestsOutput;
 import io.nccldoctor.core.Fact;
 import io.nccldoctor.core.InputException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * A size sweep measured as nccl-tests measures it (reference/nccl-internals.md §2.3): per size, the counts from the
@@ -56,7 +59,8 @@ public final class Measurement {
 
     /**
      * @param offsetBytes added to every base pointer, to misalign the buffers on purpose
-     * @param timeout     for each synchronise; past it the communicators are aborted and the run ends as a hang
+     * @param timeout     for each wait on NCCL (a group's launch, a stream); past it the communicators are aborted and the run
+     *                     ends as a hang
      * @param aggregate   how rank times are combined
      * @param perIteration time every iteration with CUDA events as well (nccl-tests -I): min, max, p99, CV
      */
@@ -165,9 +169,16 @@ public final class Measurement {
     static final long READ_BLOCK = 64L << 20;
 
     private final Backend backend;
+    private final Consumer<String> progress;
 
     public Measurement(Backend backend) {
+        this(backend, step -> { });
+    }
+
+    /** @param progress told of each step before it starts (a watching parent takes silence for a hang) */
+    public Measurement(Backend backend, Consumer<String> progress) {
         this.backend = backend;
+        this.progress = progress;
     }
 
     public Result run(Plan plan) {
@@ -191,7 +202,9 @@ public final class Measurement {
                 recv[l] = backend.alloc(l, most + plan.offsetBytes() + 16) + plan.offsetBytes();
             }
             for (Sizing s : sizings) {
+                progress.accept(s.sizeBytes() + " bytes out-of-place");
                 Timed out = placement(plan, s, send, recv, false);
+                progress.accept(s.sizeBytes() + " bytes in-place");
                 Timed in = placement(plan, s, send, recv, true);
                 long chunk = (plan.collective().chunked() ? s.paramCount() : Math.max(s.sendCount(), s.recvCount())) * elt;
                 boolean aligned = plan.offsetBytes() % 16 == 0 && (!plan.collective().chunked() || chunk % 16 == 0);
@@ -228,7 +241,7 @@ public final class Measurement {
             calls[l] = new Backend.Call(plan.collective(), sp, r, s.paramCount(), plan.type(), plan.op(), plan.root());
         }
         for (int i = 0; i < plan.warmup(); i++) {
-            launchAll(calls);
+            launchAll(plan, calls);
         }
         syncAll(plan);
         long[][] events = plan.perIteration() ? new long[plan.iters() + 1][locals] : null;
@@ -239,7 +252,7 @@ public final class Measurement {
                     events[0][l] = backend.recordEvent(l);
                 }
             }
-            launchAll(calls);
+            launchAll(plan, calls);
             if (events != null) { // the end of iteration i is the start of i + 1, as nccl-tests records them
                 for (int l = 0; l < locals; l++) {
                     events[i + 1][l] = backend.recordEvent(l);
@@ -271,28 +284,36 @@ public final class Measurement {
         if (!Pattern.supported(plan.type(), plan.op())) {
             return Fact.absent(Pattern.unsupportedReason(plan.type(), plan.op()));
         }
+        if (inPlace && !plan.collective().checkedInPlace()) {
+            return Fact.absent("N/A: in-place " + plan.collective().name() + " is not checked, as nccl-tests does not check it: a "
+                    + "peer's write into chunk p races this rank's send of chunk p");
+        }
         int elt = plan.type().size();
+        Pattern pattern = Pattern.of(plan.type(), plan.op(), backend.worldSize());
         long region = Math.max(s.sendBytes(), s.recvBytes()); // in-place pointers lie inside the receive buffer
         for (int l = 0; l < calls.length; l++) {
             backend.fill(l, recv[l], region, Pattern.element(plan.type(), 0));
-            backend.fill(l, calls[l].send(), s.sendBytes(), Pattern.sendPattern(plan.type(), backend.rank(l)));
+            backend.fill(l, calls[l].send(), s.sendBytes(), pattern.sendPattern(backend.rank(l)));
         }
-        launchAll(calls);
+        launchAll(plan, calls);
         syncAll(plan);
         long wrong = 0;
         boolean any = false;
         long block = (READ_BLOCK / elt) * elt;
+        String name = plan.collective().name();
+        long perChunk = Math.max(1, s.paramCount());
         for (int l = 0; l < calls.length; l++) {
+            int rank = backend.rank(l);
+            if (!pattern.receives(name, rank, plan.root())) {
+                continue;
+            }
+            any = true;
             for (long from = 0; from < s.recvBytes(); from += block) {
-                byte[] got = backend.read(l, calls[l].recv() + from, Math.min(block, s.recvBytes() - from));
-                for (int at = 0; at < got.length; at += elt) {
-                    Fact<Long> want = Pattern.expected(plan.collective().name(), plan.op(), backend.rank(l), backend.worldSize(), plan.root(),
-                            Math.max(1, s.paramCount()), (from + at) / elt);
-                    if (want.isValue()) {
-                        any = true;
-                        if (!Pattern.matches(plan.type(), got, at, want.get())) {
-                            wrong++;
-                        }
+                ByteBuffer got = ByteBuffer.wrap(backend.read(l, calls[l].recv() + from, Math.min(block, s.recvBytes() - from)))
+                        .order(ByteOrder.LITTLE_ENDIAN);
+                for (int at = 0; at < got.capacity(); at += elt) {
+                    if (!Pattern.matches(plan.type(), got, at, pattern.expected(name, rank, plan.root(), perChunk, (from + at) / elt))) {
+                        wrong++;
                     }
                 }
             }
@@ -300,12 +321,12 @@ public final class Measurement {
         return any || s.recvCount() == 0 ? Fact.of(wrong) : Fact.absent("no rank here receives a defined result");
     }
 
-    private void launchAll(Backend.Call[] calls) {
+    private void launchAll(Plan plan, Backend.Call[] calls) {
         backend.groupStart();
         for (int l = 0; l < calls.length; l++) {
             backend.launch(l, calls[l]);
         }
-        backend.groupEnd();
+        backend.groupEnd(System.nanoTime() + plan.timeout().toNanos());
     }
 
     private void syncAll(Plan plan) {

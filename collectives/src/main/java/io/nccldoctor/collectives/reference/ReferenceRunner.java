@@ -2,6 +2,7 @@ package io.nccldoctor.collectives.reference;
 
 import io.nccldoctor.collectives.coll.Collective;
 import io.nccldoctor.collectives.coll.DataType;
+import io.nccldoctor.collectives.measure.Measurement;
 import io.nccldoctor.collectives.parse.NcclLog;
 import io.nccldoctor.collectives.parse.NcclTestsOutput;
 import io.nccldoctor.core.Fact;
@@ -22,21 +23,28 @@ import java.util.regex.Pattern;
  */
 public final class ReferenceRunner {
 
-    /** nccl-tests binary names per collective (src/*.cu); MPI builds may add the suffix "_mpi". */
-    static final Map<String, String> BINARIES = Map.of("allreduce", "all_reduce_perf", "allgather", "all_gather_perf",
-            "alltoall", "alltoall_perf", "reducescatter", "reduce_scatter_perf", "broadcast", "broadcast_perf",
-            "reduce", "reduce_perf", "sendrecv", "sendrecv_perf");
     private static final Pattern SIZE = Pattern.compile("\\d+[KMGkmg]?");
 
     /**
      * What to run. Sizes keep nccl-tests' own syntax (K, M, G are powers of 1024).
      *
-     * @param stepFactor -f, a multiplication factor between sizes
-     * @param check      -c: 1 validates the data and fills #wrong
-     * @param average    -a: how rank times are combined (1, the mean, is nccl-tests' default and is not passed)
+     * @param stepFactor   -f, a multiplication factor between sizes
+     * @param root         -r for the rooted tests (broadcast, reduce, gather, scatter); 0 is nccl-tests' default
+     * @param check        -c: 1 validates the data and fills #wrong
+     * @param average      -a: how rank times are combined (1, the mean, is nccl-tests' default and is not passed)
+     * @param perIteration -I 1: per-iteration CUDA event timing
+     * @param flags        the other nccl-tests options, passed through
      */
-    public record Plan(Collective collective, DataType type, String op, String minBytes, String maxBytes, int stepFactor,
-                       int gpusPerProcess, int warmup, int iters, int check, Duration timeout, int average) {
+    public record Plan(ReferenceTest test, DataType type, String op, int root, String minBytes, String maxBytes, int stepFactor,
+                       int gpusPerProcess, int warmup, int iters, int check, Duration timeout, int average, boolean perIteration,
+                       NcclTestsFlags flags) {
+
+        /** With nccl-tests' defaults for root, -a, -I and the passed-through flags. */
+        public Plan(Collective collective, DataType type, String op, String minBytes, String maxBytes, int stepFactor, int gpusPerProcess,
+                    int warmup, int iters, int check, Duration timeout, int average) {
+            this(ReferenceTest.parse(collective.name()), type, op, 0, minBytes, maxBytes, stepFactor, gpusPerProcess, warmup, iters, check,
+                    timeout, average, false, NcclTestsFlags.none());
+        }
 
         /** With nccl-tests' default -a 1. */
         public Plan(Collective collective, DataType type, String op, String minBytes, String maxBytes, int stepFactor, int gpusPerProcess,
@@ -45,7 +53,7 @@ public final class ReferenceRunner {
         }
 
         public Plan {
-            io.nccldoctor.collectives.measure.Measurement.Aggregate.ofNcclTestsFlag(average); // 0 to 3, or a clear error
+            Measurement.Aggregate.ofNcclTestsFlag(average); // 0 to 3, or a clear error
             for (String s : List.of(minBytes, maxBytes)) {
                 if (!SIZE.matcher(s).matches()) {
                     throw new InputException("size '" + s + "': give bytes as nccl-tests does, e.g. 8, 64K, 128M, 8G");
@@ -69,7 +77,12 @@ public final class ReferenceRunner {
 
     /** The binary for a collective in DIR: NAME, else NAME_mpi; an {@link InputException} says what to build. */
     public static Path binary(Path dir, Collective c) {
-        String name = BINARIES.get(c.name());
+        return binary(dir, ReferenceTest.parse(c.name()));
+    }
+
+    /** The binary of a test in DIR: NAME, else NAME_mpi; an {@link InputException} says what to build. */
+    public static Path binary(Path dir, ReferenceTest test) {
+        String name = test.binary();
         if (!Files.isDirectory(dir)) {
             throw new InputException("--nccl-tests-dir " + dir + ": no such folder; build nccl-tests (make, or make MPI=1 "
                     + "for multi-node) and give its build folder");
@@ -89,17 +102,20 @@ public final class ReferenceRunner {
         List<String> a = new ArrayList<>(List.of(binary.toString(), "-b", p.minBytes(), "-e", p.maxBytes(), "-f",
                 String.valueOf(p.stepFactor()), "-g", String.valueOf(p.gpusPerProcess()), "-d", p.type().ncclTestsName(),
                 "-w", String.valueOf(p.warmup()), "-n", String.valueOf(p.iters()), "-c", String.valueOf(p.check())));
-        if (reduces(p.collective())) {
+        if (p.test().reduces()) {
             a.addAll(List.of("-o", p.op()));
+        }
+        if (p.test().rooted() && p.root() != 0) {
+            a.addAll(List.of("-r", String.valueOf(p.root())));
         }
         if (p.average() != 1) {
             a.addAll(List.of("-a", String.valueOf(p.average())));
         }
+        if (p.perIteration()) {
+            a.addAll(List.of("-I", "1"));
+        }
+        a.addAll(p.flags().argv());
         return a;
-    }
-
-    private static boolean reduces(Collective c) {
-        return List.of("allreduce", "reducescatter", "reduce").contains(c.name());
     }
 
     /**
@@ -108,7 +124,7 @@ public final class ReferenceRunner {
      * NCCL_DEBUG_FILE wins and is left alone.
      */
     public ReferenceRun run(Path dir, Plan plan, Path logDir) {
-        List<String> argv = argv(binary(dir, plan.collective()), plan);
+        List<String> argv = argv(binary(dir, plan.test()), plan);
         NcclDebugCapture capture = NcclDebugCapture.plan(env, logDir);
         String logsNote = capture.note();
         CommandResult r = new ProcessCommandRunner(capture.set()).run(argv, plan.timeout());

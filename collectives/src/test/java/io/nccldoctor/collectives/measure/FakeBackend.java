@@ -91,7 +91,7 @@ final class FakeBackend implements Backend {
     }
 
     @Override
-    public void groupEnd() {
+    public void groupEnd(long deadlineNanos) {
         if (pending.size() == world && compute) {
             execute();
         }

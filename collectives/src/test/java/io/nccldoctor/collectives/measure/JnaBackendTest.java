@@ -24,9 +24,9 @@ class JnaBackendTest {
 
     @Test
     void enumsFollowNcclH() {
-        assertThat(JnaBackend.type(DataType.FLOAT32)).isEqualTo(7);
-        assertThat(JnaBackend.type(DataType.BFLOAT16)).isEqualTo(9);
-        assertThat(JnaBackend.op("avg")).isEqualTo(4);
-        assertThat(JnaBackend.op("min")).isEqualTo(3);
+        assertThat(NcclCalls.type(DataType.FLOAT32)).isEqualTo(7);
+        assertThat(NcclCalls.type(DataType.BFLOAT16)).isEqualTo(9);
+        assertThat(NcclCalls.op("avg")).isEqualTo(4);
+        assertThat(NcclCalls.op("min")).isEqualTo(3);
     }
 }

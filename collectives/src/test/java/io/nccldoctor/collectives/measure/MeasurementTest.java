@@ -51,9 +51,15 @@ class MeasurementTest {
         Measurement.Result r = new Measurement(fake).run(plan(collective, DataType.INT32, op, 96, 3072, true,
                 Measurement.Conditioning.NCCL_TESTS, 0));
         assertThat(r.sizes()).hasSize(6);
+        boolean inPlaceDefined = !collective.equals("alltoall") && !collective.equals("sendrecv");
         for (Measurement.SizeResult s : r.sizes()) {
             assertThat(s.row().outOfPlace().wrong().get()).as("%s out-of-place at %d", collective, s.row().sizeBytes()).isZero();
-            assertThat(s.row().inPlace().get().wrong().get()).as("%s in-place at %d", collective, s.row().sizeBytes()).isZero();
+            if (inPlaceDefined) {
+                assertThat(s.row().inPlace().get().wrong().get()).as("%s in-place at %d", collective, s.row().sizeBytes()).isZero();
+            } else {
+                assertThat(s.row().inPlace().get().wrong().reason()).as("in-place %s races, as nccl-tests says: N/A", collective)
+                        .contains("N/A").contains("races");
+            }
         }
     }
 

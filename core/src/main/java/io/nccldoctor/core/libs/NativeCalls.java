@@ -19,7 +19,7 @@ public final class NativeCalls {
     /** Calls {@code function(&out)} in the library at {@code path}; a non-zero return code is an error fact. */
     public static Fact<Integer> intOut(String path, String function) {
         try {
-            NativeLibrary lib = NativeLibrary.getInstance(path);
+            NativeLibrary lib = JnaLoader.open(path);
             Function f = lib.getFunction(function);
             IntByReference out = new IntByReference();
             int rc = f.invokeInt(new Object[] {out});
@@ -28,14 +28,14 @@ public final class NativeCalls {
             }
             return Fact.of(out.getValue());
         } catch (LinkageError e) {
-            return Fact.error("cannot load " + path + ": " + firstLine(e.getMessage()));
+            return Fact.error("cannot load " + path + ": " + JnaLoader.reason(e));
         }
     }
 
     /** Whether the library at {@code path} exports {@code symbol} (a lookup only: nothing is called). */
     public static Fact<Boolean> hasSymbol(String path, String symbol) {
         try {
-            NativeLibrary lib = NativeLibrary.getInstance(path);
+            NativeLibrary lib = JnaLoader.open(path);
             try {
                 lib.getFunction(symbol);
                 return Fact.of(true);
@@ -43,15 +43,8 @@ public final class NativeCalls {
                 return Fact.of(false);
             }
         } catch (LinkageError e) {
-            return Fact.error("cannot load " + path + ": " + firstLine(e.getMessage()));
+            return Fact.error("cannot load " + path + ": " + JnaLoader.reason(e));
         }
-    }
-
-    private static String firstLine(String message) {
-        if (message == null) {
-            return "unknown loader error";
-        }
-        return message.lines().findFirst().orElse(message).strip();
     }
 
     /**

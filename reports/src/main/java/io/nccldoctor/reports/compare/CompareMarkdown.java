@@ -21,6 +21,7 @@ public final class CompareMarkdown {
         CompareMarkdown m = new CompareMarkdown();
         m.header(c);
         m.verdicts(c);
+        m.decisions(c);
         m.tables(c);
         return m.out.toString();
     }
@@ -64,6 +65,26 @@ public final class CompareMarkdown {
                 + t.alpha() + "), SLOWER the interval below " + Fmt.ratio(1 - t.minChange()) + " and the same p; a size with fewer than " + t.minSamples() + " runs in an arm is not "
                 + "tested. The median in a verdict line is over sizes from " + Fmt.size(Summaries.FROM_BYTES) + " up.");
         line("");
+    }
+
+    /** NCCL's decisions per arm, side by side, when either arm's inputs hold an NCCL log; the files its folders skipped. */
+    private void decisions(Comparison c) {
+        if (!c.a().decisions().isEmpty() || !c.b().decisions().isEmpty()) {
+            line("## What NCCL decided");
+            line("");
+            String from = Decisions.origin(c.a().decisions(), c.b().decisions());
+            line("From " + from + ".");
+            line("");
+            line("- A " + text(c.a().name()) + ": " + text(c.a().decisions().line()));
+            line("- B " + text(c.b().name()) + ": " + text(c.b().decisions().line()));
+            line("");
+        }
+        for (Comparison.Arm arm : List.of(c.a(), c.b())) {
+            if (!arm.skipped().isEmpty()) {
+                line("Not read in " + text(arm.name()) + ": " + arm.skipped().stream().map(x -> text(x)).collect(Collectors.joining("; ")));
+                line("");
+            }
+        }
     }
 
     private void tables(Comparison c) {

@@ -2,7 +2,6 @@ package io.nccldoctor.reports.compare;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.nccldoctor.collectives.parse.NcclTestsOutput;
 import io.nccldoctor.core.Fact;
 import io.nccldoctor.reports.results.Sweep;
 import java.util.ArrayList;
@@ -64,13 +63,22 @@ public record Comparison(Arm a, Arm b, CompareThresholds thresholds, List<String
      * @param versionUnknown how many of its sweeps do not say their NCCL version
      * @param ranks          the world sizes of its sweeps where known, sorted
      * @param sources        the files its sweeps came from, in input order, each once
+     * @param decisions      what NCCL decided in its runs, from the NCCL logs among or inside its inputs
+     * @param skipped        files of its folders that are none of the inputs report reads, with why
      */
-    public record Arm(String name, int sweeps, List<String> ncclVersions, int versionUnknown, List<Integer> ranks, List<String> sources) {
+    public record Arm(String name, int sweeps, List<String> ncclVersions, int versionUnknown, List<Integer> ranks, List<String> sources,
+                      Decisions decisions, List<String> skipped) {
 
         public Arm {
             ncclVersions = List.copyOf(ncclVersions);
             ranks = List.copyOf(ranks);
             sources = List.copyOf(sources);
+            decisions = decisions == null ? Decisions.none() : decisions;
+            skipped = skipped == null ? List.of() : List.copyOf(skipped);
+        }
+
+        Arm with(Decisions d, List<String> files) {
+            return new Arm(name, sweeps, ncclVersions, versionUnknown, ranks, sources, d, files);
         }
 
         static Arm of(String name, List<Sweep> sweeps) {
@@ -89,7 +97,7 @@ public record Comparison(Arm a, Arm b, CompareThresholds thresholds, List<String
                 }
                 sources.add(s.source());
             }
-            return new Arm(name, sweeps.size(), List.copyOf(versions), unknown, List.copyOf(ranks), List.copyOf(sources));
+            return new Arm(name, sweeps.size(), List.copyOf(versions), unknown, List.copyOf(ranks), List.copyOf(sources), null, null);
         }
 
         /** "2.28.3", "2.28.3, 2.28.9 and 1 unknown", "unknown". */
@@ -119,15 +127,31 @@ public record Comparison(Arm a, Arm b, CompareThresholds thresholds, List<String
      * @param roundedZero some run printed busbw 0.00 here (the smallest sizes): kept, never judged
      * @param verdict     see {@link Verdict}
      * @param reason      one phrase on why this verdict
+     * @param interpolatedA how many of A's samples were read between a run's own sizes ({@link SizeCurve}): that run
+     *                    did not measure this size
+     * @param interpolatedB the same for B
      */
     @JsonPropertyOrder({"collective", "env", "sizeBytes", "nA", "nB"})
-    public record Row(String collective, String env, long sizeBytes, List<Double> a, List<Double> b, Fact<Double> medianA,
-                      Fact<Double> medianB, Fact<Double> ratio, Fact<Stats.Interval> interval, Fact<Stats.UTest> test,
-                      boolean roundedZero, Verdict verdict, String reason) {
+    public record Row(String collective, String env, long sizeBytes, @JsonProperty("busBwGBpsA") List<Double> a,
+                      @JsonProperty("busBwGBpsB") List<Double> b, @JsonProperty("medianBusBwGBpsA") Fact<Double> medianA,
+                      @JsonProperty("medianBusBwGBpsB") Fact<Double> medianB, Fact<Double> ratio, Fact<Stats.Interval> interval,
+                      Fact<Stats.UTest> test, boolean roundedZero, Verdict verdict, String reason, int interpolatedA, int interpolatedB) {
 
         public Row {
             a = List.copyOf(a);
             b = List.copyOf(b);
+        }
+
+        /** Every sample measured at this size. */
+        public Row(String collective, String env, long sizeBytes, List<Double> a, List<Double> b, Fact<Double> medianA,
+                   Fact<Double> medianB, Fact<Double> ratio, Fact<Stats.Interval> interval, Fact<Stats.UTest> test,
+                   boolean roundedZero, Verdict verdict, String reason) {
+            this(collective, env, sizeBytes, a, b, medianA, medianB, ratio, interval, test, roundedZero, verdict, reason, 0, 0);
+        }
+
+        /** The row with how many samples of each arm were interpolated. */
+        Row interpolated(int inA, int inB) {
+            return new Row(collective, env, sizeBytes, a, b, medianA, medianB, ratio, interval, test, roundedZero, verdict, reason, inA, inB);
         }
 
         /** Runs of A at this key. */
@@ -156,8 +180,9 @@ public record Comparison(Arm a, Arm b, CompareThresholds thresholds, List<String
      *                    dominates busbw), rounded-zero sizes left out; absent when no such size has a ratio
      * @param line        one line that stands on its own: "allgather: B faster from 4 MiB to 8 GiB, median x4.92"
      */
-    public record Summary(String collective, String env, List<Long> faster, List<Long> slower, int judged, int notTested,
-                          Fact<Double> medianRatio, String line) {
+    public record Summary(String collective, String env, @JsonProperty("fasterSizesBytes") List<Long> faster,
+                          @JsonProperty("slowerSizesBytes") List<Long> slower, int judged, int notTested, Fact<Double> medianRatio,
+                          String line) {
 
         public Summary {
             faster = List.copyOf(faster);
@@ -174,16 +199,21 @@ public record Comparison(Arm a, Arm b, CompareThresholds thresholds, List<String
         Objects.requireNonNull(nameA, "arm A needs a name");
         Objects.requireNonNull(nameB, "arm B needs a name");
         CompareThresholds t = thresholds == null ? CompareThresholds.DEFAULTS : thresholds.withDefaults();
-        Map<Key, List<List<Double>>> samples = new TreeMap<>(Key.ORDER);
-        collect(a, 0, samples);
-        collect(b, 1, samples);
-        List<Row> rows = samples.entrySet().stream()
+        Samples samples = Samples.of(a, b, t.interpolateMaxFactor());
+        List<Row> rows = samples.values().entrySet().stream()
                 .map(e -> Judge.row(e.getKey().collective(), e.getKey().env(), e.getKey().sizeBytes(), e.getValue().get(0),
-                        e.getValue().get(1), t))
+                        e.getValue().get(1), t).interpolated(samples.interpolated(e.getKey(), 0), samples.interpolated(e.getKey(), 1)))
                 .toList();
         Arm armA = Arm.of(nameA, a);
         Arm armB = Arm.of(nameB, b);
         return new Comparison(armA, armB, t, Judge.notes(armA, armB, rows, t), Summaries.of(rows), rows);
+    }
+
+    /** Compares two arms as read from the command line, with what NCCL decided in each and the files they skipped. */
+    public static Comparison of(ArmInput a, ArmInput b, CompareThresholds thresholds) {
+        Comparison c = of(a.name(), a.sweeps(), b.name(), b.sweeps(), thresholds);
+        return new Comparison(c.a().with(a.decisions(), a.skipped()), c.b().with(b.decisions(), b.skipped()), c.thresholds(), c.notes(),
+                c.summaries(), c.rows());
     }
 
     /** What the samples are grouped by. */
@@ -199,17 +229,6 @@ public record Comparison(Arm a, Arm b, CompareThresholds thresholds, List<String
             return 0;
         }
         return x.equals(DEFAULT_ENV) ? -1 : y.equals(DEFAULT_ENV) ? 1 : x.compareTo(y);
-    }
-
-    private static void collect(List<Sweep> sweeps, int arm, Map<Key, List<List<Double>>> samples) {
-        for (Sweep s : sweeps) {
-            String collective = s.collective().orElse("unknown");
-            String env = envLabel(s.env());
-            for (NcclTestsOutput.Row r : s.rows()) {
-                samples.computeIfAbsent(new Key(collective, env, r.sizeBytes()), k -> List.of(new ArrayList<>(), new ArrayList<>()))
-                        .get(arm).add(r.outOfPlace().busBwGBps());
-            }
-        }
     }
 
     /** "NCCL_ALGO=Ring NCCL_PROTO=Simple", sorted by name, or {@value #DEFAULT_ENV}. */

@@ -87,6 +87,15 @@ final class Judge {
                     + "other (without a change, half the floor's chance in each direction), and the interval to clear "
                     + Fmt.ratio(1 - t.minChange()) + " to " + Fmt.ratio(1 + t.minChange()) + "; 4 runs per arm let p go down to 0.029");
         }
+        for (String arm : List.of("A", "B")) {
+            List<String> sizes = rows.stream().filter(r -> (arm.equals("A") ? r.interpolatedA() : r.interpolatedB()) > 0)
+                    .map(r -> r.collective() + " " + Fmt.size(r.sizeBytes())).toList();
+            if (!sizes.isEmpty()) {
+                notes.add(arm + "'s runs did not measure " + sizes.size() + (sizes.size() == 1 ? " size" : " sizes") + " the other runs did; "
+                        + "they were read between each run's own neighbouring sizes in log2(size) (at most x"
+                        + Fmt.ratio(t.interpolateMaxFactor()) + " apart): " + String.join(", ", sizes));
+            }
+        }
         long few = rows.stream().filter(r -> r.verdict() == Verdict.NOT_TESTED && !r.roundedZero() && r.nA() > 0 && r.nB() > 0).count();
         if (few > 0) {
             notes.add(few + (few == 1 ? " size has" : " sizes have") + " fewer than " + t.minSamples()

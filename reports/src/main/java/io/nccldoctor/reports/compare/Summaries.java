@@ -42,6 +42,10 @@ final class Summaries {
             parts.add(notTested == rows.size() ? "not judged (" + rows.get(rows.size() - 1).reason() + ")" : "no detectable change");
         }
         parts.add(median.fold(m -> "median x" + Fmt.ratio(m), reason -> "no median ratio (" + reason + ")"));
+        long interpolated = rows.stream().filter(r -> r.interpolatedA() + r.interpolatedB() > 0).count();
+        if (interpolated > 0) {
+            parts.add(interpolated + (interpolated == 1 ? " size" : " sizes") + " interpolated");
+        }
         return new Comparison.Summary(first.collective(), first.env(), faster, slower, rows.size() - notTested, notTested, median,
                 subject + ": " + String.join(", ", parts));
     }

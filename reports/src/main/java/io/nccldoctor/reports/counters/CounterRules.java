@@ -18,6 +18,7 @@ public final class CounterRules {
 
     public static List<CounterRule> all() {
         return List.of(
+                new Inconsistent(),
                 new PfcPauses(),
                 new PauseStorm(),
                 new EcnWithoutCnpHandling(),

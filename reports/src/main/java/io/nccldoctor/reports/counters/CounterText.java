@@ -3,7 +3,9 @@ package io.nccldoctor.reports.counters;
 import io.nccldoctor.core.Fact;
 import io.nccldoctor.gdr.CounterDelta;
 import io.nccldoctor.gdr.CounterFigure;
+import io.nccldoctor.gdr.CounterRates;
 import io.nccldoctor.gdr.ForegroundCommand;
+import io.nccldoctor.reports.CounterThresholds;
 import io.nccldoctor.reports.Evaluation;
 import io.nccldoctor.reports.Finding;
 import io.nccldoctor.reports.chart.SizeLabels;
@@ -16,42 +18,53 @@ public final class CounterText {
 
     private final StringBuilder out = new StringBuilder();
     private final String plus;
+    private final CounterRates rates;
+    /** The deltas the rates are read from; null for a single snapshot. */
+    private final CounterDelta d;
 
-    private CounterText(String plus) {
+    private CounterText(String plus, CounterThresholds t, CounterDelta d) {
         this.plus = plus;
+        this.rates = new CounterRates(t.minWindowSeconds(), t.lineRateTolerance());
+        this.d = d;
     }
 
+    /** With the default thresholds of configs/rules.yaml. */
     public static String render(CounterReport r) {
+        return render(r, CounterThresholds.DEFAULTS);
+    }
+
+    /** @param t the window and line-rate bounds under which a delta is printed as a rate */
+    public static String render(CounterReport r, CounterThresholds t) {
         if (r.delta() == null) {
-            CounterText t = new CounterText("");
-            t.line("RDMA port counters - " + r.source() + " - " + r.snapshot().takenAt() + " (read in " + r.snapshot().readingMs()
+            CounterText text = new CounterText("", t, null);
+            text.line("RDMA port counters - " + r.source() + " - " + r.snapshot().takenAt() + " (read in " + r.snapshot().readingMs()
                     + " ms); totals since the driver loaded or the counters were cleared");
-            t.line("");
+            text.line("");
             if (!r.snapshot().ports().isValue()) {
-                t.line("  " + r.snapshot().ports().reason());
+                text.line("  " + r.snapshot().ports().reason());
             }
-            CounterDelta.totals(r.snapshot()).forEach(p -> t.port(p, Fact.absent("a snapshot")));
-            t.line("Run it around a job to see what the job did: nccl-doctor counters --during -- CMD ARGS");
-            return t.out.toString();
+            CounterDelta.totals(r.snapshot()).forEach(p -> text.port(p, Fact.absent("a snapshot")));
+            text.line("Run it around a job to see what the job did: nccl-doctor counters --during -- CMD ARGS");
+            return text.out.toString();
         }
-        CounterText t = new CounterText("+");
         CounterDelta d = r.delta();
-        t.line("RDMA counters over " + d.seconds().fold(s -> String.format(Locale.ROOT, "%.2f s", s), why -> "an unknown interval")
+        CounterText text = new CounterText("+", t, d);
+        text.line("RDMA counters over " + d.seconds().fold(s -> String.format(Locale.ROOT, "%.2f s", s), why -> "an unknown interval")
                 + " - " + r.source());
         if (r.command() != null) {
-            t.line("Command: " + String.join(" ", r.command().argv()) + ": " + outcome(r.command()));
+            text.line("Command: " + String.join(" ", r.command().argv()) + ": " + outcome(r.command()));
         }
-        t.line("");
+        text.line("");
         if (!d.ports().isValue()) {
-            t.line("  " + d.ports().reason());
+            text.line("  " + d.ports().reason());
         }
-        d.ports().orElse(List.of()).forEach(p -> t.port(p, d.seconds()));
-        t.line("Rails: " + d.txBytesCv().fold(cv -> String.format(Locale.ROOT, "Tx bytes CV %.3f over %d ports (0 is perfectly even)",
+        d.ports().orElse(List.of()).forEach(p -> text.port(p, d.seconds()));
+        text.line("Rails: " + d.txBytesCv().fold(cv -> String.format(Locale.ROOT, "Tx bytes CV %.3f over %d ports (0 is perfectly even)",
                 cv, d.ports().get().size()), why -> "Tx bytes CV n/a (" + why + ")"));
-        d.notes().forEach(n -> t.line("Note: " + n));
-        t.line("");
-        t.findings(r.findings(), r.notChecked());
-        return t.out.toString();
+        d.notes().forEach(n -> text.line("Note: " + n));
+        text.line("");
+        text.findings(r.findings(), r.notChecked());
+        return text.out.toString();
     }
 
     static String outcome(ForegroundCommand.Result c) {
@@ -64,6 +77,10 @@ public final class CounterText {
                 + p.rateGbps().fold(r -> dec(r) + " Gb/s", why -> "rate ?") + "  "
                 + (p.netdevs().isEmpty() ? "(no ethtool -S)" : String.join(", ", p.netdevs())));
         field("bytes", "Tx " + bytes(p, CounterFigure.TX_BYTES, seconds) + "; Rx " + bytes(p, CounterFigure.RX_BYTES, seconds));
+        if (seconds.isValue() && d != null) {
+            rates.of(d, p).stream().filter(CounterRates.Rate::inconsistent)
+                    .forEach(x -> field("note", x.direction() + " is no rate: " + x.gbps().reason()));
+        }
         List<String> pauses = new ArrayList<>();
         for (CounterDelta.PriorityPauses pp : p.pfc()) {
             pauses.add("prio " + pp.priority() + " rx " + n(pp.rxPauses()) + ms(pp.rxPauseUs()) + ", tx " + n(pp.txPauses()) + ms(pp.txPauseUs()));
@@ -92,11 +109,16 @@ public final class CounterText {
             return "n/a";
         }
         String size = plus + SizeLabels.format(b.get());
-        if (!seconds.isValue()) {
+        if (!seconds.isValue() || d == null) {
             return size;
         }
-        double gbps = b.get() * 8 / seconds.get() / 1e9;
-        return size + " (" + dec(gbps) + " Gbit/s" + p.rateGbps().fold(r -> ", " + String.format(Locale.ROOT, "%.0f", 100 * gbps / r)
+        String dir = f == CounterFigure.TX_BYTES ? "Tx" : "Rx";
+        CounterRates.Rate rate = rates.of(d, p).stream().filter(x -> x.direction().equals(dir)).findFirst().orElseThrow();
+        if (!rate.gbps().isValue()) {
+            return size + " (" + (rate.inconsistent() ? "inconsistent: no rate" : "no rate") + ")";
+        }
+        double gbps = rate.gbps().get();
+        return size + " (" + dec(gbps) + " Gbit/s" + rate.ofLineRate().fold(x -> ", " + String.format(Locale.ROOT, "%.0f", 100 * x)
                 + " % of line rate", why -> "") + ")";
     }
 

@@ -48,7 +48,15 @@ public record Report(ResultSet data, List<Check> checks, List<Finding> findings)
                 + (data.sweeps().size() == 1 ? "" : "s") + (data.ncclLogs().isEmpty() ? " and " : ", ") + data.nodes().size() + " node"
                 + (data.nodes().size() == 1 ? "" : "s")
                 + (data.ncclLogs().isEmpty() ? "" : " and " + data.ncclLogs().size() + " NCCL log" + (data.ncclLogs().size() == 1 ? "" : "s"))
-                + (findings.isEmpty() ? "" : "; first: " + first);
+                + baselines() + (findings.isEmpty() ? "" : "; first: " + first);
+    }
+
+    /** "; judged against published baselines: 1 of 2 sweeps": said when a baseline was the reference, empty otherwise. */
+    private String baselines() {
+        long judged = findings.stream().filter(f -> f.code().equals(AtBaseline.INFO.code()) || f.code().equals(BelowBaseline.INFO.code()))
+                .map(Finding::subject).distinct().count();
+        return judged == 0 ? "" : "; judged against published baselines (configs/baselines.yaml): " + judged + " of " + data.sweeps().size()
+                + " sweep" + (data.sweeps().size() == 1 ? "" : "s");
     }
 
     /** 0 PASS or WARN, 1 FAIL: the exit code of `report`. */

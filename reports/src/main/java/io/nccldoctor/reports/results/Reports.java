@@ -19,10 +19,11 @@ public final class Reports {
 
     /** The pattern detectors, in the order their findings are shown. One explicit list: no class-path scanning. */
     public static List<ResultRule> resultRules() {
-        return List.of(new DataCorruption(), new ConstantCeiling(), new LinkLimited(), new FarBelowExpected(), new ProtocolPathology(),
+        return List.of(new DataCorruption(), new AbovePhysicalCeiling(), new BelowBaseline(), new RunBelowPeers(), new ConstantCeiling(),
+                new LinkLimited(), new FarBelowExpected(), new ProtocolPathology(),
                 new AlignmentCliff(), new InPlaceDivergence(), new UnstableResults(), new LinkImbalance(), new SingleRank(),
                 new NcclCompletionError(), new NcclWatchdogTimeout(), new NcclSocketNetwork(), new NcclNoGdr(), new NcclProcessesDisagree(),
-                new NcclPluginFallback());
+                new NcclPluginFallback(), new AtBaseline());
     }
 
     /** The node rules only (preflight's judgement as a report: JUnit, Prometheus …). */

@@ -12,22 +12,26 @@ import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.gdr.PerftestMatrix;
 import io.nccldoctor.gdr.PerftestMatrixProbe;
 import io.nccldoctor.gdr.PerftestOutput;
+import io.nccldoctor.reports.baseline.Companions;
+import io.nccldoctor.reports.baseline.Hardware;
+import io.nccldoctor.reports.baseline.Nics;
+import io.nccldoctor.reports.baseline.Note;
+import io.nccldoctor.reports.baseline.Notes;
+import io.nccldoctor.reports.inputs.InputKind;
+import io.nccldoctor.reports.inputs.ReportInput;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * Reads the inputs of `nccl-doctor report`: nccl-tests text or -J output, `nccl-doctor run --json` output, the JSONL
@@ -42,11 +46,14 @@ public final class ResultInputs {
     private static final Map<String, String> COLLECTIVES = Map.of("all_reduce_perf", "allreduce", "all_gather_perf", "allgather",
             "alltoall_perf", "alltoall", "reduce_scatter_perf", "reducescatter", "broadcast_perf", "broadcast", "reduce_perf", "reduce",
             "sendrecv_perf", "sendrecv");
-    private static final Pattern HOST = Pattern.compile("\\bon\\s+(\\S+)\\s+device\\b");
 
     /** report.yaml. */
     public record Bundle(String title, Boolean example, List<String> nodes, List<SweepEntry> sweeps, List<PerftestEntry> perftest,
-                         List<CeilingEntry> ceilings, List<TrafficEntry> traffic, List<String> logs) {
+                         List<CeilingEntry> ceilings, List<TrafficEntry> traffic, List<String> logs, HardwareEntry hardware) {
+    }
+
+    /** What the sweeps' nodes have that their outputs do not say: the NICs per node and their rate, with why it is known. */
+    public record HardwareEntry(Integer nicsPerNode, Double nicRateGbps, String why) {
     }
 
     public record SweepEntry(String file, String label, Map<String, String> env, Integer nodes) {
@@ -69,6 +76,9 @@ public final class ResultInputs {
     private final List<PortTraffic> traffic = new ArrayList<>();
     private final Map<String, NcclLog> ncclLogs = new LinkedHashMap<>();
     private final List<String> inputs = new ArrayList<>();
+    private final List<Note> notes = new ArrayList<>();
+    private final List<Nics> nics = new ArrayList<>();
+    private final List<String> skipped = new ArrayList<>();
     private String title;
     private boolean example;
 
@@ -88,7 +98,8 @@ public final class ResultInputs {
         ceilings.addAll(given);
         String t = title != null ? title : "nccl-doctor report: " + String.join(", ", args.stream().map(x -> Path.of(x).getFileName()
                 .toString()).toList());
-        return new ResultSet(t, example, createdAt, inputs, nodes, numbered(sweeps), ceilings, traffic, ncclLogs);
+        return new ResultSet(t, example, createdAt, inputs, nodes, numbered(sweeps), ceilings, traffic, ncclLogs, notes, nics, skipped,
+                null);
     }
 
     /** Repeats: the n-th sweep with a label gets repeat n - 1. */
@@ -107,26 +118,29 @@ public final class ResultInputs {
             if (Files.isRegularFile(p.resolve("report.yaml"))) {
                 bundle(p);
             } else if (Files.isRegularFile(p.resolve("manifest.json"))) {
-                nodes.add(captures.apply(p));
+                Snapshot s = captures.apply(p);
+                node(s, p.toString());
             } else {
-                try {
-                    ncclLogs.putAll(NcclLogSet.read(List.of(p)).logs());
-                } catch (InputException e) {
-                    throw new InputException(p + ": a folder that is neither a bundle (report.yaml), a capture (manifest.json) "
-                            + "nor a folder of NCCL debug logs", e);
-                }
+                folder(p);
             }
             return;
         }
         if (!Files.isRegularFile(p)) {
             throw new InputException(p + ": no such file or folder");
         }
-        String text;
-        try {
-            text = Files.readString(p, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new InputException(p + ": cannot read (" + e.getMessage() + ")", e);
+        Optional<ReportInput> read = ReportInput.read(p); // every kind `parse` reads; empty for the JSON documents below
+        if (read.isPresent()) {
+            String sweep = label != null ? label : p.getFileName().toString().replaceFirst("\\.[A-Za-z0-9]+$", "");
+            read.get().tests().ifPresent(t -> sweeps.add(fromTests(p, sweep, env, nodeCount, t, read.get().tool())));
+            read.get().log().ifPresent(log -> ncclLogs.put(p.toString(), log));
+            read.get().node().ifPresent(nodes::add);
+            if (read.get().kind() == InputKind.NVIDIA_SMI_TOPO || read.get().kind() == InputKind.LSPCI_TREE) {
+                // how the machine of the runs given with it is wired (P2P support, SYS paths, a hypervisor's devices)
+                Companions.read(readText(p).lines().toList(), p.toString(), notes);
+            }
+            return;
         }
+        String text = readText(p);
         String name = label != null ? label : p.getFileName().toString().replaceFirst("\\.[A-Za-z0-9]+$", "");
         if (SweepResults.isSweepFile(text)) {
             sweeps.addAll(SweepResults.sweeps(p, null));
@@ -150,9 +164,9 @@ public final class ResultInputs {
                 }
                 sweeps.add(fromTests(p, name, env, nodeCount, Json.mapper().convertValue(out, NcclTestsOutput.class), "nccl-tests"));
             } else if (doc.has("snapshot") && doc.get("snapshot").has("sections")) {
-                nodes.add(Json.mapper().convertValue(doc.get("snapshot"), Snapshot.class)); // preflight, topo or gdr --json
+                node(Json.mapper().convertValue(doc.get("snapshot"), Snapshot.class), p.toString()); // preflight, topo or gdr --json
             } else if (doc.has("sections") && doc.has("hostName")) {
-                nodes.add(Json.mapper().convertValue(doc, Snapshot.class));
+                node(Json.mapper().convertValue(doc, Snapshot.class), p.toString());
             } else if (NcclTestsJson.looksLikeJson(text)) {
                 sweeps.add(fromTests(p, name, env, nodeCount, NcclTestsJson.parse(text, p.toString()), "nccl-tests -J"));
             } else {
@@ -170,12 +184,24 @@ public final class ResultInputs {
                 ncclLogs.put(p.toString(), log.get());
                 return;
             }
+            if (Companions.read(text.lines().toList(), p.toString(), notes)) {
+                return;
+            }
             throw new InputException(p + ": not an input report knows (nccl-tests output, -J JSON, `run --json`, preflight/topo/gdr "
-                    + "--json, an NCCL debug log, a capture folder or a bundle with report.yaml): " + e.getMessage(), e);
+                    + "--json, an NCCL debug log, nvidia-smi topo -m or -p2p, lspci, a capture folder or a bundle with report.yaml): "
+                    + e.getMessage(), e);
         }
         sweeps.add(fromTests(p, name, env, nodeCount, out, "nccl-tests"));
         if (out.ncclInfoLines() > 0) { // nccl-tests run with NCCL_DEBUG=INFO: its NCCL lines are a log of the same run
             NcclLog.parseIfNccl(p).ifPresent(log -> ncclLogs.put(p.toString(), log));
+        }
+    }
+
+    private static String readText(Path p) {
+        try {
+            return Files.readString(p, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new InputException(p + ": cannot read (" + e.getMessage() + ")", e);
         }
     }
 
@@ -188,22 +214,18 @@ public final class ResultInputs {
     }
 
     static Sweep fromTests(Path p, String label, Map<String, String> env, Integer nodeCount, NcclTestsOutput out, String tool) {
-        Fact<String> collective = out.test().flatMap(t -> {
+        Fact<Integer> ranks = out.ranks(); // the device lines when the paste holds all of them
+        Fact<String> named = out.test().flatMap(t -> {
             String c = COLLECTIVES.get(t.replaceFirst("_mpi$", ""));
             return c == null ? Fact.absent("unknown test " + t) : Fact.of(c);
         });
-        Fact<Integer> ranks = out.devices().isEmpty() ? Fact.absent("no '# Rank' lines") : Fact.of(out.devices().size());
-        Set<String> hosts = new LinkedHashSet<>();
-        for (String d : out.devices()) {
-            Matcher m = HOST.matcher(d);
-            if (m.find()) {
-                hosts.add(m.group(1));
-            }
-        }
-        Fact<Integer> nodes = nodeCount != null ? Fact.of(nodeCount)
-                : hosts.isEmpty() ? Fact.absent("no host names in the '# Rank' lines") : Fact.of(hosts.size());
+        // without the "# Collective test starting" line, the table's own columns often say which test printed it
+        Fact<String> collective = named.isValue() || !named.reason().startsWith("no ") ? named
+                : CollectiveFromTable.of(out.rows(), ranks);
+        Hardware hardware = Hardware.of(out, collective);
+        Fact<Integer> nodes = nodeCount != null ? Fact.of(nodeCount) : hardware.nodes();
         Fact<String> version = out.ncclLibrary().map(ResultInputs::versionOf);
-        return new Sweep(label, p.toString(), tool, collective, ranks, nodes, env, version, out.rows(), Map.of(), 0);
+        return new Sweep(label, p.toString(), tool, collective, ranks, nodes, env, version, out.rows(), Map.of(), 0, hardware);
     }
 
     /** NCCL's version code (22703) as 2.27.3. */
@@ -286,6 +308,15 @@ public final class ResultInputs {
         for (TrafficEntry t : orEmpty(b.traffic())) {
             traffic.add(new PortTraffic(t.label(), t.txBytes() == null ? Map.of() : t.txBytes(), t.source() == null ? file.toString() : t.source()));
         }
+        if (b.hardware() != null) {
+            HardwareEntry h = b.hardware();
+            if (h.nicsPerNode() == null || h.nicsPerNode() < 1 || h.nicRateGbps() != null && !(h.nicRateGbps() > 0)) {
+                throw new InputException(file + ": hardware needs nicsPerNode (1 or more) and, where known, nicRateGbps above 0");
+            }
+            nics.add(new Nics(h.nicsPerNode(), h.nicRateGbps() == null ? Fact.absent("the bundle does not give the rate")
+                    : Fact.of(h.nicRateGbps()), file.toString(), h.nicsPerNode() + " NICs per node"
+                    + (h.nicRateGbps() == null ? "" : " at " + h.nicRateGbps() + " Gbit/s") + " (" + (h.why() == null ? "given" : h.why()) + ")"));
+        }
         for (String log : orEmpty(b.logs())) {
             Path p = dir.resolve(log);
             if (Files.isDirectory(p)) {
@@ -348,6 +379,52 @@ public final class ResultInputs {
             nodes.set(at, new Snapshot(s.schemaVersion(), s.toolVersion(), s.hostName(), s.createdAt(), s.source(), s.argv(), s.env(),
                     sections));
         }
+    }
+
+    /** A node snapshot: its rules' input, and what it shows about the runs (a hypervisor's devices, the NICs). */
+    private void node(Snapshot s, String source) {
+        if (!nodes.contains(s)) {
+            nodes.add(s);
+        }
+        notes.addAll(Notes.fromSnapshot(s, source));
+        Notes.nicsFromSnapshot(s, source).ifPresent(nics::add);
+    }
+
+    /**
+     * A folder that is neither a bundle nor a capture: every file in it read as if given by itself (nccl-tests outputs,
+     * -J JSON, NCCL logs, nvidia-smi topo, lspci), in name order. A file that is none of those is listed in
+     * {@link ResultSet#skipped} with why; a folder of NCCL logs alone is read as one job's logs (one file per process).
+     */
+    private void folder(Path dir) {
+        List<Path> files;
+        try (Stream<Path> list = Files.list(dir)) {
+            files = list.filter(Files::isRegularFile).filter(f -> !f.getFileName().toString().startsWith(".")).sorted().toList();
+        } catch (IOException e) {
+            throw new InputException(dir + ": cannot list (" + e.getMessage() + ")", e);
+        }
+        int sweepsBefore = sweeps.size();
+        int notesBefore = notes.size();
+        Map<String, NcclLog> logsBefore = new LinkedHashMap<>(ncclLogs);
+        List<String> refused = new ArrayList<>();
+        for (Path f : files) {
+            try {
+                add(f, null, Map.of(), null);
+            } catch (InputException e) {
+                refused.add(f.getFileName() + ": " + e.getMessage().replace(f + ": ", "").lines().findFirst().orElse(""));
+            }
+        }
+        if (sweeps.size() == sweepsBefore && notes.size() == notesBefore) {
+            ncclLogs.clear();
+            ncclLogs.putAll(logsBefore);
+            try {
+                ncclLogs.putAll(NcclLogSet.read(List.of(dir)).logs()); // one job's logs: the processes are compared
+            } catch (InputException e) {
+                throw new InputException(dir + ": a folder that is neither a bundle (report.yaml), a capture (manifest.json), a folder "
+                        + "of nccl-tests outputs nor a folder of NCCL debug logs" + (refused.isEmpty() ? "" : " (" + refused.get(0) + ")"), e);
+            }
+            return;
+        }
+        refused.forEach(r -> skipped.add(dir + "/" + r));
     }
 
     private static <T> List<T> orEmpty(List<T> l) {

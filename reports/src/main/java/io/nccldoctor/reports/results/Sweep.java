@@ -2,9 +2,12 @@ package io.nccldoctor.reports.results;
 
 import io.nccldoctor.collectives.parse.NcclTestsOutput;
 import io.nccldoctor.core.Fact;
+import io.nccldoctor.reports.baseline.Hardware;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * One measured sweep: the rows of one run of one collective in one environment, from nccl-tests text or -J
@@ -23,15 +26,24 @@ import java.util.Optional;
  * @param aligned     per size in bytes, whether every per-rank or per-peer chunk started on a 16-byte boundary;
  *                    empty when the tool does not record it
  * @param repeat      0 for the first sweep with this label, 1 for the next: repeated measurements of one setting
+ * @param hardware    what the output shows of the hardware: GPU model, ranks, hosts, the pasted command line's settings
  */
 public record Sweep(String label, String source, String tool, Fact<String> collective, Fact<Integer> ranks, Fact<Integer> nodes,
                     Map<String, String> env, Fact<String> ncclVersion, List<NcclTestsOutput.Row> rows, Map<Long, Boolean> aligned,
-                    int repeat) {
+                    int repeat, Hardware hardware) {
 
     public Sweep {
-        env = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(env)); // sorted: the same bytes every run
+        env = Collections.unmodifiableMap(new TreeMap<>(env)); // sorted: the same bytes every run
         rows = List.copyOf(rows);
-        aligned = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(aligned));
+        aligned = Collections.unmodifiableMap(new TreeMap<>(aligned));
+        hardware = hardware == null ? Hardware.unknown("the result records no device lines") : hardware;
+    }
+
+    /** A sweep whose output shows no hardware (a `run --json`, a sweep result). */
+    public Sweep(String label, String source, String tool, Fact<String> collective, Fact<Integer> ranks, Fact<Integer> nodes,
+                 Map<String, String> env, Fact<String> ncclVersion, List<NcclTestsOutput.Row> rows, Map<Long, Boolean> aligned,
+                 int repeat) {
+        this(label, source, tool, collective, ranks, nodes, env, ncclVersion, rows, aligned, repeat, null);
     }
 
     /** The row of a size, if measured. */
@@ -46,6 +58,6 @@ public record Sweep(String label, String source, String tool, Fact<String> colle
 
     /** The same sweep under another label or repeat index. */
     public Sweep withLabel(String newLabel, int newRepeat) {
-        return new Sweep(newLabel, source, tool, collective, ranks, nodes, env, ncclVersion, rows, aligned, newRepeat);
+        return new Sweep(newLabel, source, tool, collective, ranks, nodes, env, ncclVersion, rows, aligned, newRepeat, hardware);
     }
 }

@@ -3,6 +3,7 @@ package io.nccldoctor.reports.rulezero;
 import io.nccldoctor.collectives.coll.Alignment;
 import io.nccldoctor.collectives.coll.DataType;
 import io.nccldoctor.core.Fact;
+import io.nccldoctor.reports.baseline.Expectation;
 import io.nccldoctor.reports.results.Ceiling;
 import io.nccldoctor.reports.results.Sweep;
 import java.util.List;
@@ -23,11 +24,22 @@ public record Judgement(SuspectRow suspect, Audit audit, Fact<ReferenceMatch> re
                         Fact<Double> referenceOfCeiling, Verdict verdict, String why) {
 
     static Judgement of(SuspectRow r, List<Sweep> references, Fact<Ceiling> ceiling, double cliff, double farBelow) {
+        return of(r, references, ceiling, cliff, farBelow, BaselineReference.none(), farBelow);
+    }
+
+    /** @param baseline the published figure to hold a size against when nccl-tests has no row for it */
+    static Judgement of(SuspectRow r, List<Sweep> references, Fact<Ceiling> ceiling, double cliff, double farBelow,
+                        BaselineReference baseline, double baselineFar) {
         Audit a = Audit.of(r);
         Fact<ReferenceMatch> m = References.match(r, a, references);
         double got = r.busBw().get();
         Fact<Double> suspectOfCeiling = ceiling.map(c -> Fmt.round4(got / c.busBwGBps()));
         if (!m.isValue()) {
+            Expectation e = baseline.judge(r, baselineFar);
+            if (e.verdict() == Expectation.Verdict.WITHIN || e.verdict() == Expectation.Verdict.BELOW
+                    || e.verdict() == Expectation.Verdict.FAR_BELOW) {
+                return againstBaseline(r, a, m, e, suspectOfCeiling);
+            }
             String note = a.conditioningDiffers() ? " Without a comparison, note that the conditioning differs: " + conditioning(a) : "";
             return new Judgement(r, a, m, Fact.absent("no reference"), suspectOfCeiling, Fact.absent("no reference"), Verdict.NO_REFERENCE,
                     m.reason() + "." + note);
@@ -55,6 +67,19 @@ public record Judgement(SuspectRow suspect, Audit audit, Fact<ReferenceMatch> re
         String despite = a.misaligned() ? "; its " + a.chunkName() + " chunks start off 16-byte boundaries, yet at this size it keeps up" : "";
         return new Judgement(r, a, m, Fact.of(ratio), suspectOfCeiling, refOfCeiling, Verdict.CONSISTENT,
                 compared + against(m.get(), ceiling, suspectOfCeiling, farBelow) + despite + ".");
+    }
+
+    /** No nccl-tests row, but a published figure for the hardware given: the suspect against it, said as such. */
+    private static Judgement againstBaseline(SuspectRow r, Audit a, Fact<ReferenceMatch> m, Expectation e, Fact<Double> ofCeiling) {
+        var b = e.baseline().get();
+        boolean within = e.verdict() == Expectation.Verdict.WITHIN;
+        String why = "No nccl-tests row (" + m.reason() + "); against the published baseline " + b.id() + " (" + b.kind() + ", "
+                + Fmt.gb(e.expectedGBps().get()) + ", healthy from " + Fmt.gb(e.lowGBps().get()) + "; \"" + b.quote() + "\", "
+                + b.source() + "): " + Fmt.gb(r.busBw().get()) + " is " + Fmt.pct(e.ratio().get()) + " of it"
+                + (within ? ". A published figure is not nccl-tests on these nodes: run it to be sure."
+                : ", below its healthy range. Run nccl-tests on the same ranks to tell the harness from the hardware.");
+        return new Judgement(r, a, m, Fact.of(Fmt.round4(e.ratio().get())), ofCeiling, Fact.absent("no nccl-tests reference"),
+                within ? Verdict.AT_BASELINE : Verdict.BELOW_BASELINE, why);
     }
 
     /**

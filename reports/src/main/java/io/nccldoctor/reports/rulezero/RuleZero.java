@@ -57,14 +57,24 @@ public record RuleZero(Verdict verdict, String verdictLine, List<Judgement> rows
      * @param thresholds cliffFraction and farBelowFraction are used; unset ones take their defaults
      */
     public static RuleZero of(List<SuspectRow> suspect, List<Sweep> reference, List<Ceiling> ceilings, ResultThresholds thresholds) {
+        return of(suspect, reference, ceilings, thresholds, BaselineReference.none());
+    }
+
+    /**
+     * The same, with a published figure to hold each size against where nccl-tests has no row for it.
+     *
+     * @param baseline configs/baselines.yaml and the hardware the user named
+     */
+    public static RuleZero of(List<SuspectRow> suspect, List<Sweep> reference, List<Ceiling> ceilings, ResultThresholds thresholds,
+                              BaselineReference baseline) {
         if (suspect.isEmpty()) {
             throw new InputException("no suspect measurement to compare: give a table or a `run --json` with at least one size");
         }
         ResultThresholds t = thresholds.withDefaults();
         Fact<Ceiling> ceiling = ceilings.stream().filter(c -> c.busBwGBps() > 0).min(Comparator.comparingDouble(Ceiling::busBwGBps))
                 .map(Fact::of).orElseGet(() -> Fact.absent("no ceiling known: give node captures or a bundle's ceilings"));
-        List<Judgement> rows = suspect.stream().map(r -> Judgement.of(r, reference, ceiling, t.cliffFraction(), t.farBelowFraction()))
-                .toList();
+        List<Judgement> rows = suspect.stream().map(r -> Judgement.of(r, reference, ceiling, t.cliffFraction(), t.farBelowFraction(),
+                baseline, t.baselineFarFraction())).toList();
         Verdict overall = rows.stream().map(Judgement::verdict).min(Comparator.naturalOrder()).orElseThrow();
         return new RuleZero(overall, line(overall, rows, ceiling, t), rows, reference.stream().map(ReferenceCurve::of).toList(), ceiling,
                 t.cliffFraction(), t.farBelowFraction());
@@ -91,8 +101,25 @@ public record RuleZero(Verdict verdict, String verdictLine, List<Judgement> rows
                         + " of its busbw" + (ceiling.isValue() ? "" : "; no ceiling known, so whether both sit far below the fabric's "
                         + "limit is open") + rest + ".";
             }
+            case BELOW_BASELINE -> baselineLine(rows, true) + rest + ".";
+            case AT_BASELINE -> baselineLine(rows, false) + rest + ".";
             case NO_REFERENCE -> "NO_REFERENCE: no suspect size has a nccl-tests row to compare with; " + whatToRun(rows) + ".";
         };
+    }
+
+    /** The verdict when the reference is a published baseline, not nccl-tests: said so, with the entry and what to run. */
+    private static String baselineLine(List<Judgement> rows, boolean below) {
+        List<Judgement> judged = rows.stream().filter(j -> j.verdict() == Verdict.BELOW_BASELINE || j.verdict() == Verdict.AT_BASELINE)
+                .toList();
+        List<Judgement> low = of(rows, Verdict.BELOW_BASELINE);
+        String against = "no nccl-tests run given, so the reference is a published baseline (configs/baselines.yaml): " + judged.size()
+                + " of " + rows.size() + " sizes held against it";
+        if (!below) {
+            return "AT_BASELINE: " + against + ", all within its healthy range; nccl-tests on these nodes is still the better reference";
+        }
+        Judgement worst = low.stream().min(Comparator.comparingDouble(j -> j.ratio().get())).orElseThrow();
+        return "BELOW_BASELINE: " + against + ", " + low.size() + " below its healthy range (down to " + Fmt.pct(worst.ratio().get())
+                + " at " + SizeLabels.format(worst.suspect().bytes()) + "); " + whatToRun(rows) + " to tell the harness from the hardware";
     }
 
     private static String harness(List<Judgement> rows, ResultThresholds t) {

@@ -24,7 +24,7 @@ public final class RuleZeroHtml {
     private static final String CSS = """
             .verdict{display:flex;gap:16px;align-items:center;background:#fff;border:1px solid #d5d9e0;border-radius:6px;padding:14px}
             .badge{font-weight:bold;font-size:16px;padding:6px 14px;border-radius:4px;color:#fff;white-space:nowrap}
-            .HARNESS_ARTIFACT{background:#c62828}.FABRIC{background:#e08a00}.CONSISTENT{background:#2e7d32}.NO_REFERENCE{background:#607080}
+            .HARNESS_ARTIFACT{background:#c62828}.FABRIC{background:#e08a00}.BELOW_BASELINE{background:#e08a00}.CONSISTENT{background:#2e7d32}.AT_BASELINE{background:#2e7d32}.NO_REFERENCE{background:#607080}
             """;
 
     public static String render(RuleZero z) {

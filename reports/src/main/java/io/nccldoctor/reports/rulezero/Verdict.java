@@ -6,8 +6,15 @@ public enum Verdict {
     HARNESS_ARTIFACT,
     /** Not a harness artifact, and the suspect and nccl-tests both below farBelowFraction of the ceiling. */
     FABRIC,
+    /**
+     * No nccl-tests run: below the low end of the published figure for the hardware given (configs/baselines.yaml). Not
+     * yet harness or hardware: run nccl-tests on the same ranks to tell.
+     */
+    BELOW_BASELINE,
     /** Neither: the suspect keeps up with nccl-tests (how close, and against the ceiling when one is known). */
     CONSISTENT,
+    /** No nccl-tests run: within the published range for the hardware given. */
+    AT_BASELINE,
     /** No nccl-tests row near enough to compare: another collective or world size, or outside its sizes. */
     NO_REFERENCE
 }

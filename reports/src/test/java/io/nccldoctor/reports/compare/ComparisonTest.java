@@ -132,7 +132,7 @@ class ComparisonTest {
         assertThatThrownBy(() -> new CompareThresholds(null, null, 10, null, null)).hasMessageContaining("bootstrap");
         assertThatThrownBy(() -> new CompareThresholds(null, null, null, null, 1)).hasMessageContaining("minSamples");
         assertThat(new CompareThresholds(0.05, null, null, null, null).withDefaults())
-                .isEqualTo(new CompareThresholds(0.05, 0.05, 2000, 2026L, 3));
+                .isEqualTo(new CompareThresholds(0.05, 0.05, 2000, 2026L, 3, 4.0));
     }
 
     private static ResultSet read(Path... files) {

@@ -41,7 +41,7 @@ class CounterRulesTest {
         Evaluation e = CounterRules.evaluate(CounterFixtures.delta("healthy"), RuleContext.defaults());
         assertThat(e.findings()).as("a few pauses, CNPs handled, even rails").isEmpty();
         assertThat(e.notChecked()).isEmpty();
-        assertThat(e.passed()).hasSize(9).containsExactlyElementsOf(CounterRules.all().stream().map(r -> r.info().code()).toList());
+        assertThat(e.passed()).hasSize(10).containsExactlyElementsOf(CounterRules.all().stream().map(r -> r.info().code()).toList());
         assertThat(e.exitCode()).isZero();
     }
 
@@ -116,7 +116,7 @@ class CounterRulesTest {
                 Fact.absent("no ports"), List.of());
         Evaluation e = CounterRules.evaluate(none, RuleContext.defaults());
         assertThat(e.findings()).isEmpty();
-        assertThat(e.notChecked()).hasSize(9).allMatch(n -> n.reason().equals("/sys/class/infiniband absent: no RDMA device"));
+        assertThat(e.notChecked()).hasSize(10).allMatch(n -> n.reason().equals("/sys/class/infiniband absent: no RDMA device"));
         CounterDelta healthy = CounterFixtures.delta("healthy");
         CounterDelta unknownInterval = new CounterDelta(Fact.absent("the snapshots are not from one process"), healthy.ports(),
                 healthy.txBytesCv(), List.of());
@@ -153,7 +153,7 @@ class CounterRulesTest {
 
     @Test
     void codesAreStableAndUnique() {
-        assertThat(CounterRules.all().stream().map(r -> r.info().code()).toList()).containsExactly("COUNTER_PFC_PAUSES",
+        assertThat(CounterRules.all().stream().map(r -> r.info().code()).toList()).containsExactly("COUNTER_INCONSISTENT", "COUNTER_PFC_PAUSES",
                 "COUNTER_PAUSE_STORM", "COUNTER_ECN_WITHOUT_CNP_HANDLING", "COUNTER_OUT_OF_SEQUENCE", "COUNTER_RETRANSMISSIONS",
                 "COUNTER_ACK_TIMEOUTS", "COUNTER_DISCARDS", "COUNTER_LINK_ERRORS", "COUNTER_RAIL_IMBALANCE");
         CounterRules.all().forEach(r -> assertThat(r.info().code()).as("explain prints codes up to 36 wide").hasSizeLessThan(36));
