@@ -90,51 +90,72 @@ final class LogReader {
     static LogBuilder read(Path file, int threads, long minRangeBytes, int segment) {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = ch.size();
-            ByteBuffer head = ByteBuffer.allocate((int) Math.min(size, SNIFF));
-            while (head.hasRemaining() && ch.read(head, head.position()) > 0) {
-                // reads the first SNIFF bytes
-            }
-            boolean bare = bare(head.array(), head.position(), size <= SNIFF);
-            int parts = bare ? 1 : (int) Math.max(1, Math.min(threads, size / Math.max(1, minRangeBytes)));
-            long[] starts = new long[parts + 1];
-            starts[parts] = size;
+            int parts = (int) Math.max(1, Math.min(threads, size / Math.max(1, minRangeBytes)));
+            long[] cuts = new long[parts - 1];
             for (int k = 1; k < parts; k++) {
-                starts[k] = Math.max(starts[k - 1], lineStartAfter(ch, size * k / parts));
+                cuts[k - 1] = size * k / parts;
             }
-            LogBuilder[] builders = new LogBuilder[parts];
-            if (parts == 1) {
-                builders[0] = range(ch, 0, size, segment, bare);
-            } else {
-                IOException[] failed = new IOException[1];
-                Thread[] workers = new Thread[parts];
-                for (int k = 0; k < parts; k++) {
-                    int part = k;
-                    workers[k] = new Thread(() -> {
-                        try {
-                            builders[part] = range(ch, starts[part], starts[part + 1], segment, false);
-                        } catch (IOException e) {
-                            failed[0] = e;
-                        }
-                    }, "nccl-log-" + k);
-                    workers[k].start();
-                }
-                for (Thread w : workers) {
-                    w.join();
-                }
-                if (failed[0] != null) {
-                    throw failed[0];
-                }
-            }
-            for (int k = 1; k < parts; k++) {
-                builders[0].absorb(builders[k]);
-            }
-            return builders[0];
+            return ranges(ch, cuts, segment);
         } catch (IOException e) {
             throw new InputException(file + ": cannot read (" + e.getMessage() + ")", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InputException(file + ": interrupted while reading", e);
         }
+    }
+
+    /** The same, cut at the first line start at or after each of {@code cuts} (ascending, from 1): tests cut anywhere. */
+    static LogBuilder read(Path file, long[] cuts, int segment) throws IOException, InterruptedException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            return ranges(ch, cuts, segment);
+        }
+    }
+
+    /**
+     * A file in one range per cut and one more, read in parallel and joined in file order; in one range when its first
+     * {@link #SNIFF} bytes show a log without NCCL's prefix (its dump lines are told only after their header).
+     */
+    private static LogBuilder ranges(FileChannel ch, long[] cuts, int segment) throws IOException, InterruptedException {
+        long size = ch.size();
+        ByteBuffer head = ByteBuffer.allocate((int) Math.min(size, SNIFF));
+        while (head.hasRemaining() && ch.read(head, head.position()) > 0) {
+            // reads the first SNIFF bytes
+        }
+        boolean bare = bare(head.array(), head.position(), size <= SNIFF);
+        int parts = bare ? 1 : cuts.length + 1;
+        long[] starts = new long[parts + 1];
+        starts[parts] = size;
+        for (int k = 1; k < parts; k++) {
+            starts[k] = Math.max(starts[k - 1], lineStartAfter(ch, cuts[k - 1]));
+        }
+        LogBuilder[] builders = new LogBuilder[parts];
+        if (parts == 1) {
+            builders[0] = range(ch, 0, size, segment, bare);
+        } else {
+            IOException[] failed = new IOException[1];
+            Thread[] workers = new Thread[parts];
+            for (int k = 0; k < parts; k++) {
+                int part = k;
+                workers[k] = new Thread(() -> {
+                    try {
+                        builders[part] = range(ch, starts[part], starts[part + 1], segment, false);
+                    } catch (IOException e) {
+                        failed[0] = e;
+                    }
+                }, "nccl-log-" + k);
+                workers[k].start();
+            }
+            for (Thread w : workers) {
+                w.join();
+            }
+            if (failed[0] != null) {
+                throw failed[0];
+            }
+        }
+        for (int k = 1; k < parts; k++) {
+            builders[0].absorb(builders[k]);
+        }
+        return builders[0];
     }
 
     /** The first line start at or after {@code p}: just past the first newline at or after p - 1. */
