@@ -85,7 +85,17 @@ public final class Marker {
             return jsonMarked(head);
         }
         String line = firstLineAfterPrologue(text);
-        return line.startsWith("# " + WORDS) || line.startsWith("<!-- " + WORDS);
+        return line.startsWith("# " + WORDS) || line.startsWith("<!-- " + WORDS) || legacy(line);
+    }
+
+    /**
+     * The two files that node-level jobs (the Slurm prolog, the Kubernetes daemonset) rewrite every few minutes, as
+     * versions before the marker wrote them: a Prometheus textfile opening with one of our own metric families, JUnit
+     * XML whose root is our test-suite set. Both name this tool's namespace, which no user's file does, so an upgrade
+     * does not make every node's next check refuse its own file.
+     */
+    private static boolean legacy(String line) {
+        return line.startsWith("# HELP nccl_doctor_") || line.startsWith("<testsuites name=\"nccl-doctor\"");
     }
 
     /** The first line; when the text opens with an XML declaration or an HTML doctype, the first line after it. */

@@ -59,6 +59,14 @@ class MarkerTest {
     }
 
     @Test
+    void filesFromBeforeTheMarkerThatNodeJobsRewriteAreStillOurs() {
+        assertThat(marked("# HELP nccl_doctor_report_created_timestamp_seconds When the report was made\n")).isTrue();
+        assertThat(marked("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"nccl-doctor\" tests=\"57\">\n")).isTrue();
+        assertThat(marked("# HELP node_cpu_seconds_total Seconds the CPUs spent\n")).isFalse();
+        assertThat(marked("<?xml version=\"1.0\"?>\n<testsuites name=\"pytest\">\n")).isFalse();
+    }
+
+    @Test
     void theMarkerSurvivesCrlfAndABom() {
         assertThat(marked("\uFEFF# nccl-doctor generated this file (preflight -o)\r\nx 1\r\n")).isTrue();
         assertThat(marked("<?xml version=\"1.0\"?>\r\n<!-- nccl-doctor generated this file (x) -->\r\n<a/>")).isTrue();
