@@ -3,6 +3,8 @@ package io.nccldoctor.cli;
 import io.nccldoctor.core.InputException;
 import io.nccldoctor.core.Snapshots;
 import io.nccldoctor.core.capture.Capture;
+import io.nccldoctor.core.output.JsonDocument;
+import io.nccldoctor.core.output.OutputFile;
 import io.nccldoctor.reports.cluster.Cluster;
 import io.nccldoctor.reports.cluster.ClusterData;
 import io.nccldoctor.reports.cluster.ClusterFormat;
@@ -11,8 +13,6 @@ import io.nccldoctor.reports.cluster.ClusterOptions;
 import io.nccldoctor.reports.cluster.ClusterReport;
 import io.nccldoctor.reports.rules.Registry;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -76,19 +76,22 @@ final class ClusterCommand implements Callable<Integer> {
             throw new InputException("--json and -o: give one (-o FILE.json writes the JSON form to a file)");
         }
         ClusterFormat format = output != null ? ClusterFormat.of(output) : json ? ClusterFormat.JSON : ClusterFormat.TEXT;
-        if (output != null && Files.exists(output) && !force) {
-            throw new InputException("-o " + output + ": exists; give another name, or --force to overwrite it");
+        if (output != null) {
+            OutputFile.check(output, force, "-o");
         }
         ClusterOptions options = ClusterOptions.of(outlierK, Configs.rules(rulesFile, Registry.nodeRules()));
-        ClusterData data = new ClusterInputs(dir -> Snapshots.take(Capture.open(dir).host(), Probes.withGpus(),
-                List.of("cluster", dir.toString()), VersionInfo.toolVersion(), Clock.systemUTC())).read(inputs);
+        ClusterData data;
+        try (Progress p = Progress.elapsed(spec.commandLine().getErr(), "cluster: reading " + inputs.size() + " inputs")) {
+            data = new ClusterInputs(dir -> Snapshots.take(Capture.open(dir).host(), Probes.withGpus(),
+                    List.of("cluster", dir.toString()), VersionInfo.toolVersion(), Clock.systemUTC())).read(inputs);
+        }
         ClusterReport report = Cluster.judge(data, options, Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         PrintWriter out = spec.commandLine().getOut();
-        String text = format.render(report);
+        String text = format == ClusterFormat.JSON ? JsonDocument.write(report) : format.render(report);
         if (output == null) {
-            out.print(text);
+            out.print(format == ClusterFormat.TEXT ? Terminal.show(text) : text);
         } else {
-            ReportCommand.write(output, text.getBytes(StandardCharsets.UTF_8));
+            Outputs.write(output, force, OutputFormat.of(null, output, OutputFormat.ALL, "cluster"), Outputs.utf8(text), "cluster");
             out.println("wrote " + output + ": " + report.verdictLine());
         }
         out.flush();
