@@ -23,6 +23,8 @@ final class Progress implements AutoCloseable {
     }
 
     private static final long REDRAW_NS = TimeUnit.MILLISECONDS.toNanos(200);
+    /** Work of unknown length shows nothing for its first second: most runs end before anyone waits. */
+    private static final long QUIET_NS = TimeUnit.SECONDS.toNanos(1);
 
     private final Screen screen;
     private final LongSupplier nanos;
@@ -115,7 +117,8 @@ final class Progress implements AutoCloseable {
     /** Redraws if enough time has passed (for work measured in time, from a timer). */
     synchronized void tick() {
         long now = nanos.getAsLong();
-        if (closed || !screen.terminal() || now - drawnAt < REDRAW_NS && drawnAt != Long.MIN_VALUE) {
+        if (closed || !screen.terminal() || now - drawnAt < REDRAW_NS && drawnAt != Long.MIN_VALUE
+                || total == 0 && now - started < QUIET_NS) {
             return;
         }
         drawnAt = now;

@@ -225,6 +225,7 @@ class DocumentedExamplesTest {
     private void runBlock(Block b) throws Exception {
         Path dir = Files.createDirectories(tmp.resolve(b.source().replaceAll("[^A-Za-z0-9.-]", "_")));
         Map<String, String> vars = new LinkedHashMap<>();
+        int ran = 0;
         for (String line : b.lines()) {
             String cmd = command(line);
             Matcher var = Pattern.compile("^([A-Z]+)=(\\S+)$").matcher(cmd);
@@ -239,7 +240,9 @@ class DocumentedExamplesTest {
                 cmd = cmd.replace("$" + v.getKey(), v.getValue());
             }
             runExample(b.source(), line, cmd, dir);
+            ran++;
         }
+        assertThat(ran).as("%s: an example of this tool was run", b.source()).isPositive();
     }
 
     private void runExample(String source, String line, String original, Path dir) throws Exception {

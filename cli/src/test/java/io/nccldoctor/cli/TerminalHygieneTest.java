@@ -126,6 +126,14 @@ class TerminalHygieneTest {
         assertThat(screen.drawn.get(screen.drawn.size() - 1)).as("cleared at the end").isEmpty();
         assertThat(out.toString()).isEqualTo("[4/12] a/default/rep1 allreduce: ok" + System.lineSeparator());
 
+        FakeScreen quiet = new FakeScreen(true);
+        Progress unknown = new Progress(quiet, now::get, "report: reading 2 inputs", 0, null);
+        unknown.tick();
+        assertThat(quiet.drawn).as("work of unknown length: nothing in its first second").isEmpty();
+        now.addAndGet(TimeUnit.SECONDS.toNanos(2));
+        unknown.tick();
+        assertThat(quiet.drawn).containsExactly("report: reading 2 inputs: 0:02 so far");
+
         FakeScreen pipe = new FakeScreen(false);
         Progress q = new Progress(pipe, now::get, "report", 0, null);
         q.set(1);

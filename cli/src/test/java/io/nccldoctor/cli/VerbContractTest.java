@@ -34,7 +34,7 @@ class VerbContractTest {
     static final Map<String, String> NO_JSON = Map.of(
             "capture", "its result is the capture folder, whose manifest.json is already JSON",
             "sweep-child", "internal: the child of sweep, it writes the JSONL result file",
-            "parse", "each parse kind's JSON carries schemaVersion and kind from the parse kinds' own documents (docs/json.md)");
+            "parse", "its documents are the parse kinds' own (ParseCommand): add it here once each carries schemaVersion and kind");
 
     @TempDir
     Path tmp;
