@@ -9,9 +9,10 @@
 # input error such as a broken configs/rules.yaml; exit 3: the tool failed; 126/127: the launcher cannot start;
 # or preflight outliving its own limit), the node was NOT checked, and by default the job runs anyway: a broken
 # check must not drain a healthy fleet, and one bad edit or a missing JDK would otherwise drain every node at once.
-# That failure is logged loudly, never silently: to syslog at priority err (tag nccl-doctor-prolog), to slurmd's log
-# (stderr), and into the job's own output through the TaskProlog. NCCL_DOCTOR_ON_TOOL_FAILURE=drain makes it fail the
-# prolog instead (fail closed). The limit stays well below PrologEpilogTimeout.
+# That failure is logged loudly, never silently: to syslog at priority err (tag nccl-doctor-prolog), to stderr (which
+# slurmd logs only when the prolog fails), and into the job's own output through the TaskProlog.
+# NCCL_DOCTOR_ON_TOOL_FAILURE=drain makes it fail the prolog instead (fail closed). The limit stays well below
+# PrologEpilogTimeout.
 #
 # Settings (environment, e.g. in /etc/default/nccl-doctor, sourced below when present):
 #   NCCL_DOCTOR                 the launcher or a wrapper (default: nccl-doctor on PATH)
@@ -31,7 +32,7 @@ args=(preflight)
 [ -n "${NCCL_DOCTOR_ARGS:-}" ] && args+=(${NCCL_DOCTOR_ARGS})
 [ -n "${NCCL_DOCTOR_TEXTFILE:-}" ] && args+=(-o "${NCCL_DOCTOR_TEXTFILE}")
 
-# syslog (priority err) and slurmd's log
+# syslog (priority err) and stderr (in slurmd's log when the prolog fails)
 log() { logger -p user.err -t nccl-doctor-prolog -- "$*" 2>/dev/null; echo "nccl-doctor-prolog: $*" >&2; }
 
 # What an exit status that is neither 0 nor 1 means; 124/137 come from timeout, 126/127 from the shell.

@@ -20,6 +20,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -42,14 +43,21 @@ import picocli.CommandLine.Model.CommandSpec;
             "  nccl-doctor cluster snapshots/                a folder of preflight --json files",
             "  nccl-doctor cluster snapshots/ bandwidth.csv -o cluster.html",
             "  nccl-doctor cluster node*.json --outlier-k 2.5 --json > cluster.json",
+            "  nccl-doctor cluster --pairwise 'gpu[01-08]' --dry-run     the srun line of each of the 28 pairs",
+            "  nccl-doctor cluster --pairwise 'gpu[01-08]' --results pairs/   run the missing pairs, name the slow node",
+            "  nccl-doctor cluster --pairwise --results pairs/        judge pairs someone else ran (nodeA_nodeB.txt, nodeA-nodeB.log)",
             "",
             "Drift and slow nodes are warnings unless configs/rules.yaml raises them (severity: {CLUSTER_DRIFT: error}).",
             "",
             "Exit codes: 0 no error-level finding, 1 an error-level finding, 2 bad usage or input, 3 the tool failed."})
 final class ClusterCommand implements Callable<Integer> {
 
-    @Parameters(arity = "1..*", paramLabel = "INPUT", description = "Snapshot files, capture folders, bandwidth files, or folders of them.")
+    @Parameters(arity = "0..*", paramLabel = "INPUT", description = "Snapshot files, capture folders, bandwidth files, or folders of "
+            + "them; with --pairwise or --bisect, node names.")
     List<String> inputs;
+
+    @Mixin
+    PairwiseFlags pairs;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the report here; .txt, .md, .json or .html.")
     Path output;
@@ -74,6 +82,13 @@ final class ClusterCommand implements Callable<Integer> {
     public Integer call() {
         if (json && output != null) {
             throw new InputException("--json and -o: give one (-o FILE.json writes the JSON form to a file)");
+        }
+        if (pairs.active()) {
+            return pairs.run(inputs, Configs.rules(rulesFile, Registry.nodeRules()), spec.commandLine().getOut(),
+                    spec.commandLine().getErr(), json, output, force);
+        }
+        if (inputs == null || inputs.isEmpty()) {
+            throw new InputException("cluster: give snapshots, capture folders or bandwidth files (or --pairwise NODES…)");
         }
         ClusterFormat format = output != null ? ClusterFormat.of(output) : json ? ClusterFormat.JSON : ClusterFormat.TEXT;
         if (output != null) {

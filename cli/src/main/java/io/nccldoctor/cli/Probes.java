@@ -4,6 +4,7 @@ import io.nccldoctor.collectives.LibrariesProbe;
 import io.nccldoctor.core.Probe;
 import io.nccldoctor.gdr.CounterProbe;
 import io.nccldoctor.gdr.GdrHostProbe;
+import io.nccldoctor.gdr.GpuHealthProbe;
 import io.nccldoctor.gdr.GpuProbe;
 import io.nccldoctor.gdr.NvidiaDriverProbe;
 import io.nccldoctor.gdr.RdmaProbe;
@@ -20,7 +21,7 @@ final class Probes {
 
     static List<Probe<?>> node() {
         return List.of(new PlatformProbe(), new PciInventoryProbe(), new NvidiaDriverProbe(), new LibrariesProbe(),
-                new RdmaProbe(), new GdrHostProbe());
+                new RdmaProbe(), new GdrHostProbe(), new GpuHealthProbe());
     }
 
     /** What `capture` records: the node probes and the port counters, so that `counters --from` can replay them. */

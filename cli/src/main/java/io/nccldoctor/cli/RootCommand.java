@@ -27,8 +27,8 @@ final class RootCommand implements Runnable {
      * model costs about 140 ms of start-up), or all of them for --help and for tests.
      */
     static final List<Class<?>> VERBS = List.of(PreflightCommand.class, TopoCommand.class, GdrCommand.class, AlignCommand.class,
-            RunCommand.class, ParseCommand.class, ReportCommand.class, SweepCommand.class, CompareCommand.class, RuleZeroCommand.class,
-            CountersCommand.class, ClusterCommand.class, SweepChildCommand.class, CaptureCommand.class, ExplainCommand.class);
+            RunCommand.class, ParseCommand.class, ReportCommand.class, SweepCommand.class, CompareCommand.class, TuneCommand.class,
+            RuleZeroCommand.class, CountersCommand.class, ClusterCommand.class, SweepChildCommand.class, CaptureCommand.class, ExplainCommand.class);
 
     @Option(names = "--stacktrace", scope = ScopeType.INHERIT,
             description = "On failure, print the Java stack trace as well as the one-line message.")

@@ -1,5 +1,6 @@
 package io.nccldoctor.cli;
 
+import io.nccldoctor.reports.NetworkCheck;
 import io.nccldoctor.reports.QuickCheck;
 import io.nccldoctor.reports.Rule;
 import io.nccldoctor.reports.RuleInfo;
@@ -21,6 +22,7 @@ final class RuleCatalog {
         Reports.resultRules().forEach(r -> all.add(r.info()));
         all.add(QuickCheck.FAILED);
         all.add(QuickCheck.SLOW);
+        all.addAll(NetworkCheck.infos());
         CounterRules.all().forEach(r -> all.add(r.info()));
         all.addAll(Cluster.checks());
         return all;

@@ -64,7 +64,18 @@ class VerbContractTest {
                 new Good("gdr", List.of("gdr", "--from", CAPTURE), "gdr", Set.of(0, 1)),
                 new Good("preflight", List.of("preflight", "--from", CAPTURE), "preflight", Set.of(0, 1)),
                 new Good("sweep", List.of("sweep", "../configs/sweeps/ab-nccl.yaml", "--dry-run"), "sweep-plan", Set.of(0)),
-                new Good("explain", List.of("explain", "GDR_DISABLED_BY_DISTANCE"), "explain", Set.of(0)));
+                new Good("explain", List.of("explain", "GDR_DISABLED_BY_DISTANCE"), "explain", Set.of(0)),
+                new Good("tune", List.of("tune", oneArm().toString()), "tune", Set.of(0)));
+    }
+
+    /** One NCCL library's runs, as tune wants them: the b arm of the example's A/B sweep. */
+    private Path oneArm() throws Exception {
+        Path p = tmp.resolve("b.jsonl");
+        if (!Files.exists(p)) {
+            Files.write(p, Files.readAllLines(Path.of(CliTest.AB)).stream().filter(l -> l.contains("\"arm\":\"b\"")).toList());
+            assertThat(Files.size(p)).as("the b arm's lines").isPositive();
+        }
+        return p;
     }
 
     @Test
@@ -136,6 +147,7 @@ class VerbContractTest {
                 Map.entry("sweep", List.of("sweep", "nosuchplan")),
                 Map.entry("capture", List.of("capture", busy.toString())),
                 Map.entry("explain", List.of("explain", "NO_SUCH_CODE")),
+                Map.entry("tune", List.of("tune", "/nonexistent/tune.jsonl")),
                 Map.entry("sweep-child", List.of("sweep-child", "--request", junk.toString(), "--result", tmp.resolve("r.jsonl").toString())));
         assertThat(bad.keySet()).as("every verb").containsExactlyInAnyOrderElementsOf(
                 RootCommand.VERBS.stream().map(v -> v.getAnnotation(Command.class).name()).toList());

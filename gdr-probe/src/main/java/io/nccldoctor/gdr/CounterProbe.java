@@ -123,7 +123,12 @@ public final class CounterProbe implements Probe<CounterSnapshot> {
                 .map(name -> new CounterSnapshot.Netdev(name, ethtoolStats(host, name, linkLayer))).toList());
         return new CounterSnapshot.Port(device, n, files.readAttribute(dir + "/state").map(RdmaProbe::afterColon), linkLayer,
                 files.readAttribute(dir + "/rate").flatMap(RdmaProbe::rateGbps), counterFolder(files, dir + "/counters"),
-                counterFolder(files, dir + "/hw_counters"), netdevs);
+                counterFolder(files, dir + "/hw_counters"), netdevs, driver(files, dev));
+    }
+
+    /** The PCI function's driver: the last part of device/driver's target ("…/drivers/mlx5_core" → mlx5_core). */
+    static Fact<String> driver(HostRoot files, String dev) {
+        return files.realPath(dev + "/device/driver").map(p -> p.substring(p.lastIndexOf('/') + 1));
     }
 
     /** Every file of a counter folder, name → value; the folder's absence or each file's failure says why. */

@@ -27,10 +27,22 @@ public record CounterSnapshot(long monotonicNs, String takenAt, long readingMs, 
      *                   port_xmit_data …), name → value, or why that file gave none ("N/A (no PMA)", permission denied)
      * @param hwCounters every file of ports/N/hw_counters (the driver's own: mlx5 np_cnp_sent, out_of_sequence …)
      * @param netdevs    the port's net devices, each with its `ethtool -S` statistics
+     * @param driver     the kernel driver of the device's PCI function (device/driver): mlx5_core, bnxt_en (whose
+     *                   RDMA driver is bnxt_re), ice or i40e (irdma), efa; which counter names to expect
+     *                   ({@link DriverCounters})
      */
     public record Port(String device, int port, Fact<String> state, Fact<String> linkLayer, Fact<Double> rateGbps,
                        Fact<Map<String, Fact<Long>>> counters, Fact<Map<String, Fact<Long>>> hwCounters,
-                       Fact<List<Netdev>> netdevs) {
+                       Fact<List<Netdev>> netdevs, Fact<String> driver) {
+
+        public Port {
+            driver = driver == null ? Fact.absent(RdmaDevices.NOT_RECORDED) : driver;
+        }
+
+        public Port(String device, int port, Fact<String> state, Fact<String> linkLayer, Fact<Double> rateGbps,
+                    Fact<Map<String, Fact<Long>>> counters, Fact<Map<String, Fact<Long>>> hwCounters, Fact<List<Netdev>> netdevs) {
+            this(device, port, state, linkLayer, rateGbps, counters, hwCounters, netdevs, Fact.absent("not read"));
+        }
 
         /** "mlx5_0 port 1", as the other RDMA findings name a port. */
         public String label() {

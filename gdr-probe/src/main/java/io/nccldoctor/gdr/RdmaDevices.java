@@ -112,13 +112,23 @@ public record RdmaDevices(Fact<List<RdmaDevice>> devices, @JsonInclude(JsonInclu
      * @param link        whether the net device's link is up, as printed: /sys/class/net/NAME/operstate ("up", "down")
      *                    or ibdev2netdev's "(Up)" / "(Down)"
      * @param qos         the NIC's priority settings (`mlnx_qos -i NAME`)
+     * @param bond        the bonding driver's settings when the net device is a bond (RoCE LAG: mlx5_bond_0's GIDs
+     *                    name bond0); absent with the reason for any other net device
+     * @param dcqcn       the priorities on which DCQCN's notification and reaction points are enabled
      */
     public record Netdev(String name, Fact<Integer> mtu, Fact<List<String>> ipv4, Fact<Integer> arpIgnore,
-                         Fact<Integer> arpAnnounce, Fact<String> link, Fact<Qos> qos) {
+                         Fact<Integer> arpAnnounce, Fact<String> link, Fact<Qos> qos, Fact<Bond> bond, Fact<Dcqcn> dcqcn) {
 
         public Netdev {
             link = link == null ? Fact.absent(NOT_RECORDED) : link;
             qos = qos == null ? Fact.absent(NOT_RECORDED) : qos;
+            bond = bond == null ? Fact.absent(NOT_RECORDED) : bond;
+            dcqcn = dcqcn == null ? Fact.absent(NOT_RECORDED) : dcqcn;
+        }
+
+        public Netdev(String name, Fact<Integer> mtu, Fact<List<String>> ipv4, Fact<Integer> arpIgnore, Fact<Integer> arpAnnounce,
+                      Fact<String> link, Fact<Qos> qos) {
+            this(name, mtu, ipv4, arpIgnore, arpAnnounce, link, qos, Fact.absent("not read"), Fact.absent("not read"));
         }
 
         public Netdev(String name, Fact<Integer> mtu, Fact<List<String>> ipv4, Fact<Integer> arpIgnore, Fact<Integer> arpAnnounce) {
@@ -138,6 +148,29 @@ public record RdmaDevices(Fact<List<RdmaDevice>> devices, @JsonInclude(JsonInclu
      */
     public record Qos(Fact<String> trust, Fact<List<Integer>> pfcPriorities, Fact<Map<Integer, Integer>> dscpPriority,
                       Fact<String> dcbx) {
+    }
+
+    /**
+     * A bonding master (drivers/net/bonding/bond_sysfs.c; Documentation/networking/bonding.rst).
+     *
+     * @param mode           bonding/mode without its number: "802.3ad" (LACP), "balance-xor", "active-backup" …
+     * @param xmitHashPolicy bonding/xmit_hash_policy without its number: "layer2", "layer2+3", "layer3+4",
+     *                       "encap2+3", "encap3+4", "vlan+srcmac"; the kernel uses it in balance-xor, 802.3ad and tlb
+     * @param slaves         bonding/slaves: the member net devices
+     */
+    public record Bond(String mode, Fact<String> xmitHashPolicy, Fact<List<String>> slaves) {
+    }
+
+    /**
+     * DCQCN, RoCE's congestion control, per priority as MLNX_OFED's mlx5 exposes it:
+     * /sys/class/net/NAME/ecn/roce_np/enable/0..7 (notification point: answer ECN-marked packets with CNPs) and
+     * ecn/roce_rp/enable/0..7 (reaction point: slow down on a CNP), "1" enabled (NVIDIA MLNX_OFED documentation,
+     * "Explicit Congestion Notification (ECN)"; the same text in DOCA's documentation).
+     *
+     * @param notificationPoint priorities whose roce_np/enable/N reads 1, ascending
+     * @param reactionPoint     priorities whose roce_rp/enable/N reads 1, ascending
+     */
+    public record Dcqcn(Fact<List<Integer>> notificationPoint, Fact<List<Integer>> reactionPoint) {
     }
 
     public int count() {

@@ -3,7 +3,9 @@ package io.nccldoctor.gdr;
 import io.nccldoctor.core.Fact;
 import io.nccldoctor.core.Host;
 import io.nccldoctor.core.Probe;
+import io.nccldoctor.core.exec.CommandResult;
 import io.nccldoctor.core.host.HostRoot;
+import io.nccldoctor.gdr.text.QosText;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,7 +16,10 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** RDMA devices and their ports: state, rate, link layer, GIDs, and for RoCE the net devices with MTU, IPv4 and ARP settings. */
+/**
+ * RDMA devices and their ports: state, rate, link layer, GIDs, and for RoCE the net devices with MTU, IPv4 and ARP
+ * settings, priority settings (`mlnx_qos -i NAME`), DCQCN per priority and, for a bond, its mode and hash policy.
+ */
 public final class RdmaProbe implements Probe<RdmaDevices> {
 
     public static final String KEY = "rdma";
@@ -26,8 +31,13 @@ public final class RdmaProbe implements Probe<RdmaDevices> {
     private static final Pattern HCA_TYPE = Pattern.compile("MT(\\d{3,6})");
     private static final Pattern TCLASS = Pattern.compile("tclass=(-?\\d+)");
     static final String NO_ACTIVE_MTU = "sysfs has no active or maximum MTU of a port; ibv_devinfo prints both (ibv_query_port)";
-    static final String NO_QOS = "PFC and trust come from netlink DCB (`mlnx_qos -i NAME`), which this probe does not run; "
-            + "paste its output into `nccl-doctor parse rdma`";
+    /**
+     * mlnx_qos (NVIDIA's mlnx-tools, installed with MLNX_OFED / DOCA-OFED) from PATH, then /usr/sbin: it reads PFC and
+     * trust through netlink DCB, which sysfs does not show.
+     */
+    public static final List<String> MLNX_QOS = List.of("mlnx_qos", "/usr/sbin/mlnx_qos");
+    static final Duration QOS_TIMEOUT = Duration.ofSeconds(5);
+    static final int PRIORITIES = 8;
 
     @Override
     public String key() {
@@ -52,21 +62,24 @@ public final class RdmaProbe implements Probe<RdmaDevices> {
             ip = host.commands().run(IP_ADDR, Duration.ofSeconds(5)).stdoutIfSucceeded().map(out -> parseIpAddr(out.lines().toList()));
         }
         Fact<Map<String, List<String>>> ipv4 = ip;
-        return new RdmaDevices(names.map(list -> list.stream().map(n -> device(files, n, ipv4)).toList()));
+        return new RdmaDevices(names.map(list -> list.stream().map(n -> device(host, n, ipv4)).toList()));
     }
 
-    private static RdmaDevices.RdmaDevice device(HostRoot files, String name, Fact<Map<String, List<String>>> ipv4) {
+    private static RdmaDevices.RdmaDevice device(Host host, String name, Fact<Map<String, List<String>>> ipv4) {
+        HostRoot files = host.files();
         String dir = CLASS_DIR + "/" + name;
         Fact<String> pci = files.realPath(dir + "/device").map(p -> p.substring(p.lastIndexOf('/') + 1));
         Fact<List<RdmaDevices.RdmaPort>> ports = files.list(dir + "/ports").map(l -> l.stream()
                 .filter(s -> s.matches("\\d+")).map(Integer::valueOf).sorted()
-                .map(n -> port(files, dir, n, ipv4)).toList());
+                .map(n -> port(host, dir, n, ipv4)).toList());
         return new RdmaDevices.RdmaDevice(name, pci, files.readAttribute(dir + "/fw_ver"), files.readAttribute(dir + "/node_guid"), ports,
                 files.readAttribute(dir + "/hca_type").flatMap(RdmaProbe::partId));
     }
 
-    private static RdmaDevices.RdmaPort port(HostRoot files, String dev, int n, Fact<Map<String, List<String>>> ipv4) {
+    private static RdmaDevices.RdmaPort port(Host host, String dev, int n, Fact<Map<String, List<String>>> ipv4) {
+        HostRoot files = host.files();
         String dir = dev + "/ports/" + n;
+        Fact<String> linkLayer = files.readAttribute(dir + "/link_layer");
         Fact<String> rate = files.readAttribute(dir + "/rate");
         List<RdmaDevices.Gid> gids = new ArrayList<>();
         Set<String> netdevNames = new LinkedHashSet<>();
@@ -86,22 +99,85 @@ public final class RdmaProbe implements Probe<RdmaDevices> {
         for (String nd : files.list(dev + "/device/net").orElse(List.of())) {
             netdevNames.add(nd);
         }
-        List<RdmaDevices.Netdev> netdevs = netdevNames.stream().map(nd -> netdev(files, nd, ipv4)).toList();
+        boolean ethernet = linkLayer.orElse("Ethernet").equals("Ethernet");
+        List<RdmaDevices.Netdev> netdevs = netdevNames.stream().map(nd -> netdev(host, nd, ipv4, ethernet)).toList();
         return new RdmaDevices.RdmaPort(n, files.readAttribute(dir + "/state").map(RdmaProbe::afterColon),
                 files.readAttribute(dir + "/phys_state").map(RdmaProbe::afterColon), rate.flatMap(RdmaProbe::rateGbps), rate,
-                files.readAttribute(dir + "/link_layer"), Fact.of(gids), Fact.of(netdevs), Fact.absent(NO_ACTIVE_MTU),
+                linkLayer, Fact.of(gids), Fact.of(netdevs), Fact.absent(NO_ACTIVE_MTU),
                 Fact.absent(NO_ACTIVE_MTU), files.readAttribute(dir + "/lid").flatMap(RdmaProbe::lid),
                 files.readAttribute(dir + "/sm_lid").flatMap(RdmaProbe::lid),
                 files.readAttribute(dev + "/tc/" + n + "/traffic_class").flatMap(RdmaProbe::trafficClass));
     }
 
-    private static RdmaDevices.Netdev netdev(HostRoot files, String name, Fact<Map<String, List<String>>> ipv4) {
+    private static RdmaDevices.Netdev netdev(Host host, String name, Fact<Map<String, List<String>>> ipv4, boolean ethernet) {
+        HostRoot files = host.files();
         String conf = "/proc/sys/net/ipv4/conf/" + name;
-        return new RdmaDevices.Netdev(name, files.readAttribute("/sys/class/net/" + name + "/mtu").flatMap(RdmaProbe::integer),
+        String net = "/sys/class/net/" + name;
+        Fact<RdmaDevices.Qos> qos = ethernet ? qos(host, name)
+                : Fact.absent("not run: PFC and trust are Ethernet settings, and this port is InfiniBand");
+        return new RdmaDevices.Netdev(name, files.readAttribute(net + "/mtu").flatMap(RdmaProbe::integer),
                 ipv4.map(m -> m.getOrDefault(name, List.of())),
                 files.readAttribute(conf + "/arp_ignore").flatMap(RdmaProbe::integer),
                 files.readAttribute(conf + "/arp_announce").flatMap(RdmaProbe::integer),
-                files.readAttribute("/sys/class/net/" + name + "/operstate"), Fact.absent(NO_QOS));
+                files.readAttribute(net + "/operstate"), qos, bond(files, net), dcqcn(files, net));
+    }
+
+    /** `mlnx_qos -i NAME`: the first program of {@link #MLNX_QOS} that is installed, with a time limit. */
+    private static Fact<RdmaDevices.Qos> qos(Host host, String name) {
+        CommandResult result = null;
+        for (String program : MLNX_QOS) {
+            result = host.commands().run(List.of(program, "-i", name), QOS_TIMEOUT);
+            if (!(result instanceof CommandResult.NotRun n) || !n.reason().startsWith("command not found")) {
+                break;
+            }
+        }
+        return result.stdoutIfSucceeded().flatMap(out -> QosText.parse(name, out.lines().toList()));
+    }
+
+    /**
+     * bonding/mode ("802.3ad 4"), bonding/xmit_hash_policy ("layer2 0") and bonding/slaves ("ens1f0np0 ens1f1np1"):
+     * drivers/net/bonding/bond_sysfs.c prints each option's name and number.
+     */
+    static Fact<RdmaDevices.Bond> bond(HostRoot files, String net) {
+        Fact<String> mode = files.readAttribute(net + "/bonding/mode");
+        if (mode.isAbsent()) {
+            return Fact.absent("not a bond (no " + net + "/bonding)");
+        }
+        return mode.map(m -> new RdmaDevices.Bond(firstWord(m), files.readAttribute(net + "/bonding/xmit_hash_policy")
+                .map(RdmaProbe::firstWord), files.readAttribute(net + "/bonding/slaves")
+                .map(s -> s.isBlank() ? List.<String>of() : List.of(s.strip().split("\\s+")))));
+    }
+
+    /** ecn/roce_np/enable/0..7 and ecn/roce_rp/enable/0..7 (MLNX_OFED's mlx5); absent without the ecn folder. */
+    static Fact<RdmaDevices.Dcqcn> dcqcn(HostRoot files, String net) {
+        if (!files.exists(net + "/ecn")) {
+            return Fact.absent("no " + net + "/ecn: DCQCN's per-priority switches are MLNX_OFED's mlx5 sysfs, which this "
+                    + "driver does not have");
+        }
+        return Fact.of(new RdmaDevices.Dcqcn(enabled(files, net + "/ecn/roce_np/enable"), enabled(files, net + "/ecn/roce_rp/enable")));
+    }
+
+    private static Fact<List<Integer>> enabled(HostRoot files, String dir) {
+        List<Integer> on = new ArrayList<>();
+        for (int p = 0; p < PRIORITIES; p++) {
+            Fact<String> v = files.readAttribute(dir + "/" + p);
+            if (!v.isValue()) {
+                return Fact.error(dir + "/" + p + ": " + v.describe());
+            }
+            if (!v.get().equals("0") && !v.get().equals("1")) {
+                return Fact.error(dir + "/" + p + ": '" + v.get() + "' is neither 0 nor 1");
+            }
+            if (v.get().equals("1")) {
+                on.add(p);
+            }
+        }
+        return Fact.of(List.copyOf(on));
+    }
+
+    private static String firstWord(String s) {
+        String t = s.strip();
+        int space = t.indexOf(' ');
+        return space < 0 ? t : t.substring(0, space);
     }
 
     /** "4: ACTIVE" → "ACTIVE"; the kernel prints the number and the name. */

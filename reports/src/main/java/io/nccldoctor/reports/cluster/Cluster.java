@@ -3,6 +3,7 @@ package io.nccldoctor.reports.cluster;
 import io.nccldoctor.reports.Finding;
 import io.nccldoctor.reports.RuleInfo;
 import io.nccldoctor.reports.Severity;
+import io.nccldoctor.reports.pairwise.PairwiseChecks;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -16,7 +17,9 @@ public final class Cluster {
 
     /** The finding codes of the cluster view, for `explain` and the validation of configs/rules.yaml. */
     public static List<RuleInfo> checks() {
-        return ClusterChecks.all();
+        List<RuleInfo> all = new ArrayList<>(ClusterChecks.all());
+        all.addAll(PairwiseChecks.all());
+        return List.copyOf(all);
     }
 
     public static ClusterReport judge(ClusterData data, ClusterOptions options, String createdAt) {

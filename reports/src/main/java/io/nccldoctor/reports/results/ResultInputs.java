@@ -17,6 +17,8 @@ import io.nccldoctor.reports.baseline.Hardware;
 import io.nccldoctor.reports.baseline.Nics;
 import io.nccldoctor.reports.baseline.Note;
 import io.nccldoctor.reports.baseline.Notes;
+import io.nccldoctor.reports.inputs.InputKind;
+import io.nccldoctor.reports.inputs.ReportInput;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -126,12 +128,19 @@ public final class ResultInputs {
         if (!Files.isRegularFile(p)) {
             throw new InputException(p + ": no such file or folder");
         }
-        String text;
-        try {
-            text = Files.readString(p, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new InputException(p + ": cannot read (" + e.getMessage() + ")", e);
+        Optional<ReportInput> read = ReportInput.read(p); // every kind `parse` reads; empty for the JSON documents below
+        if (read.isPresent()) {
+            String sweep = label != null ? label : p.getFileName().toString().replaceFirst("\\.[A-Za-z0-9]+$", "");
+            read.get().tests().ifPresent(t -> sweeps.add(fromTests(p, sweep, env, nodeCount, t, read.get().tool())));
+            read.get().log().ifPresent(log -> ncclLogs.put(p.toString(), log));
+            read.get().node().ifPresent(nodes::add);
+            if (read.get().kind() == InputKind.NVIDIA_SMI_TOPO || read.get().kind() == InputKind.LSPCI_TREE) {
+                // how the machine of the runs given with it is wired (P2P support, SYS paths, a hypervisor's devices)
+                Companions.read(readText(p).lines().toList(), p.toString(), notes);
+            }
+            return;
         }
+        String text = readText(p);
         String name = label != null ? label : p.getFileName().toString().replaceFirst("\\.[A-Za-z0-9]+$", "");
         if (SweepResults.isSweepFile(text)) {
             sweeps.addAll(SweepResults.sweeps(p, null));
@@ -188,6 +197,14 @@ public final class ResultInputs {
         }
     }
 
+    private static String readText(Path p) {
+        try {
+            return Files.readString(p, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new InputException(p + ": cannot read (" + e.getMessage() + ")", e);
+        }
+    }
+
     private static JsonNode readJson(Path p, String text) {
         try {
             return Json.mapper().readTree(text);
@@ -197,7 +214,7 @@ public final class ResultInputs {
     }
 
     static Sweep fromTests(Path p, String label, Map<String, String> env, Integer nodeCount, NcclTestsOutput out, String tool) {
-        Fact<Integer> ranks = Hardware.deviceRanks(out);
+        Fact<Integer> ranks = out.ranks(); // the device lines when the paste holds all of them
         Fact<String> named = out.test().flatMap(t -> {
             String c = COLLECTIVES.get(t.replaceFirst("_mpi$", ""));
             return c == null ? Fact.absent("unknown test " + t) : Fact.of(c);

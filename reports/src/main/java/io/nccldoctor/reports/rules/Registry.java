@@ -14,7 +14,15 @@ public final class Registry {
         List<Rule> all = new java.util.ArrayList<>(basics());
         all.addAll(topologyRules());
         all.addAll(gdrRules());
+        all.addAll(gpuHealthRules());
         return List.copyOf(all);
+    }
+
+    /** GPU health from NVML and the kernel log (docs/health.md). */
+    public static List<Rule> gpuHealthRules() {
+        return List.of(new GpuXidErrors(), GpuMemory.rowRemapPending(), GpuMemory.rowRemapFailed(), GpuMemory.eccUncorrectable(),
+                GpuMemory.retiredPagesPending(), new NvLinkHealth(), NvLinkHealth.errors(), GpuState.throttled(), GpuState.fabric(),
+                GpuState.pcieReplays(), GpuState.persistenceOff(), GpuState.migEnabled());
     }
 
     /** GPUDirect RDMA prerequisites, RDMA ports and RoCE configuration, which `gdr` shows. */
@@ -26,9 +34,12 @@ public final class Registry {
                 new IommuTranslation(),
                 new RdmaPortNotActive(),
                 RoceConfig.v2Gid(),
+                RoceConfig.gidIndex(),
                 RoceConfig.mtu(),
                 RoceQos.pfc(),
                 RoceQos.trust(),
+                new RoceDcqcn(),
+                new RoceBond(),
                 new ArpFlux(),
                 new FirmwareMixed(),
                 new RegistrationFailed(),
@@ -37,8 +48,8 @@ public final class Registry {
 
     /** The rules that judge RDMA ports and RoCE settings alone, which `parse rdma` applies to pasted state text. */
     public static List<Rule> rdmaRules() {
-        return List.of(new RdmaPortNotActive(), RoceConfig.v2Gid(), RoceConfig.mtu(), RoceQos.pfc(), RoceQos.trust(),
-                new ArpFlux(), new FirmwareMixed());
+        return List.of(new RdmaPortNotActive(), RoceConfig.v2Gid(), RoceConfig.gidIndex(), RoceConfig.mtu(), RoceQos.pfc(),
+                RoceQos.trust(), new RoceDcqcn(), new RoceBond(), new ArpFlux(), new FirmwareMixed());
     }
 
     /** The topology rules that bear on GPUDirect RDMA, which `gdr` shows with its own. */

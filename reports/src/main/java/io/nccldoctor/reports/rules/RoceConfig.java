@@ -10,12 +10,12 @@ import io.nccldoctor.reports.RuleInfo;
 import io.nccldoctor.reports.Severity;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BiFunction;
+import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
- * RoCE port configuration: a RoCE v2 GID NCCL would choose, and an RDMA MTU of 4096 bytes with a net device MTU
- * that allows it.
+ * RoCE port configuration: the GID NCCL uses (chosen by NCCL, or pinned by NCCL_IB_GID_INDEX) is a routable RoCE v2
+ * one ({@link RoceGids}), and an RDMA MTU of 4096 bytes with a net device MTU that allows it.
  */
 public final class RoceConfig implements Rule {
 
@@ -24,14 +24,31 @@ public final class RoceConfig implements Rule {
             "RoCE v2 (routable, UDP port 4791) needs a GID of type 'RoCE v2', which the kernel creates for each IP address "
                     + "of the port's net device. NCCL picks, unless NCCL_IB_GID_INDEX pins one, a RoCE v2 GID "
                     + "(NCCL_IB_ROCE_VERSION_NUM, default 2) that is neither link-local fe80:: nor unset, of the address "
-                    + "family NCCL_IB_ADDR_FAMILY names (default AF_INET: an IPv4 address); finding none it falls back to "
-                    + "GID index 0, the link-local RoCE v1 GID (NVIDIA/nccl src/transport/net_ib/connect.cc, "
-                    + "ncclIbGetGidIndex and validGid). That works at best inside one L2 segment and without the lossless "
+                    + "family NCCL_IB_ADDR_FAMILY names (default AF_INET: an IPv4 address), inside NCCL_IB_ADDR_RANGE when set; "
+                    + "finding none it keeps an IPv4 GID of type RoCE v1 when there is one, else GID index 0, the "
+                    + "link-local RoCE v1 GID (NVIDIA/nccl src/transport/net_ib/connect.cc, ncclIbGetGidIndex, "
+                    + "ncclUpdateGidIndex and validGid; NCCL 2.21.5 and later, older ones use index 0 unless "
+                    + "NCCL_IB_GID_INDEX is set: ROCE_GID_INDEX_UNSUITABLE). That works at best inside one L2 segment and without the lossless "
                     + "class that PFC/ECN give RoCE v2 by its DSCP; across subnets the QPs time out.",
             "the GID table of each RoCE port with each GID's type: gids/N and gid_attrs/types/N, show_gids, or ibv_devinfo -v",
             "Give the port's net device an IPv4 address (and bring it up); check with `show_gids` that an IPv4 row of type v2 "
                     + "appears; for IPv6-only RoCE set NCCL_IB_ADDR_FAMILY=AF_INET6; pin NCCL_IB_GID_INDEX only if the index "
                     + "is the same on every node.");
+    static final RuleInfo GID_INDEX = new RuleInfo("ROCE_GID_INDEX_UNSUITABLE", Severity.WARN,
+            "the GID index NCCL is pinned to holds no routable RoCE v2 GID",
+            "NCCL_IB_GID_INDEX fixes the GID every NCCL QP of a RoCE port uses, whatever that index holds; NCCL before "
+                    + "2.21.5 fixes it at 0 when the variable is unset (NCCL_PARAM(IbGidIndex, \"IB_GID_INDEX\", 0); only "
+                    + "2.21.5 and later choose a RoCE v2 GID themselves, NVIDIA/nccl src/transport/net_ib). Index 0 of a "
+                    + "RoCE port is the link-local GID of type IB/RoCE v1, and the kernel orders the rest per address as a "
+                    + "v1 and a v2 entry, so an index copied from another node or written before an address was added "
+                    + "often lands on a RoCE v1 GID (layer 2 only: no IP header, no DSCP, so no lossless class and no ECN), a "
+                    + "link-local one (not routable), or an empty slot (a zero GID: the QP cannot be connected). Pinned "
+                    + "indexes also differ between nodes whose net devices have different addresses or VLANs.",
+            "NCCL_IB_GID_INDEX and the NCCL version against each RoCE port's GID table with types (gids/N and "
+                    + "gid_attrs/types/N, show_gids, ibv_devinfo -v)",
+            "Point NCCL_IB_GID_INDEX at the port's IPv4 (or IPv6) GID of type RoCE v2 (`show_gids` lists them), on every "
+                    + "node, or unset it on NCCL 2.21.5 or later, which chooses that GID itself; on an older NCCL set it "
+                    + "explicitly (commonly 3).");
     static final RuleInfo MTU = new RuleInfo("ROCE_MTU_TOO_SMALL", Severity.WARN,
             "a RoCE port runs below a 4096-byte RDMA MTU, or its net device MTU is too small for one",
             "RoCE derives the RDMA MTU from the net device MTU (include/rdma/ib_addr.h iboe_get_mtu: the MTU less 96 bytes "
@@ -52,10 +69,14 @@ public final class RoceConfig implements Rule {
     private final RuleInfo info;
     private final Predicate<RdmaPorts.Port> judgeable;
     private final String notJudgeable;
-    private final BiFunction<RdmaPorts.Port, RuleContext, List<String>> problem;
+    private final Problem problem;
 
-    private RoceConfig(RuleInfo info, Predicate<RdmaPorts.Port> judgeable, String notJudgeable,
-                       BiFunction<RdmaPorts.Port, RuleContext, List<String>> problem) {
+    /** What is wrong with one port, as evidence lines; empty when nothing is. */
+    private interface Problem {
+        List<String> of(RdmaPorts.Port p, Snapshot s, RuleContext ctx);
+    }
+
+    private RoceConfig(RuleInfo info, Predicate<RdmaPorts.Port> judgeable, String notJudgeable, Problem problem) {
         this.info = info;
         this.judgeable = judgeable;
         this.notJudgeable = notJudgeable;
@@ -66,13 +87,48 @@ public final class RoceConfig implements Rule {
         return new RoceConfig(NO_V2_GID, p -> p.port().gids().isValue() && (p.port().gids().get().isEmpty()
                 || p.port().gids().get().stream().anyMatch(g -> g.type().isValue())),
                 "no GID table with GID types read for a RoCE port (show_gids, ibv_devinfo -v since rdma-core 28, or sysfs)",
-                (p, ctx) -> RoceGids.problem(p));
+                (p, s, ctx) -> {
+                    RoceGids.Settings settings = RoceGids.Settings.of(s);
+                    // a pinned index is ROCE_GID_INDEX_UNSUITABLE's to judge
+                    return settings.pinned().isPresent() ? List.of() : RoceGids.problem(p, RoceGids.choose(p, settings), settings);
+                });
+    }
+
+    /** NCCL_IB_GID_INDEX (or the index 0 of an NCCL before 2.21.5) against what the index holds. */
+    public static RoceConfig gidIndex() {
+        return new RoceConfig(GID_INDEX, p -> p.port().gids().isValue(),
+                "no GID table read for a RoCE port (show_gids, ibv_devinfo -v, or sysfs)", RoceConfig::gidIndexProblem);
+    }
+
+    private static List<String> gidIndexProblem(RdmaPorts.Port p, Snapshot s, RuleContext ctx) {
+        RoceGids.Settings settings = RoceGids.Settings.of(s);
+        if (settings.pinned().isEmpty()) {
+            return List.of();
+        }
+        RoceGids.Choice pinned = RoceGids.choose(p, settings);
+        List<String> evidence = new ArrayList<>();
+        if (pinned.gid().isEmpty()) {
+            evidence.add(pinned.how() + ": index " + pinned.index() + " holds no GID on this port (zero, or past the "
+                    + p.port().gids().get().size() + " GIDs read): NCCL cannot connect a QP with it");
+        } else {
+            RdmaDevices.Gid g = pinned.gid().get();
+            int v = RoceGids.version(g);
+            if (v == 2 && RoceGids.valid(g.gid())) {
+                return List.of();
+            }
+            evidence.add(pinned.how() + ": " + pinned.describe() + (v == 1 ? ", a RoCE v1 GID (no IP header: no DSCP, no ECN, not routed)"
+                    : v == 2 ? ", link-local (not routed)" : ", a GID of unknown type"));
+        }
+        RoceGids.Settings auto = new RoceGids.Settings(Optional.empty(), "", settings.family(), settings.version(), settings.range());
+        RoceGids.Choice own = RoceGids.choose(p, auto);
+        evidence.add("NCCL 2.21.5+ would choose " + own.describe() + " unpinned");
+        return evidence;
     }
 
     public static RoceConfig mtu() {
         return new RoceConfig(MTU, p -> p.port().activeMtu().isValue()
                 || p.port().netdevs().orElse(List.of()).stream().anyMatch(n -> n.mtu().isValue()),
-                "neither a net device MTU nor an active MTU read for a RoCE port", RoceConfig::mtuProblem);
+                "neither a net device MTU nor an active MTU read for a RoCE port", (p, s, ctx) -> mtuProblem(p, ctx));
     }
 
     private static List<String> mtuProblem(RdmaPorts.Port p, RuleContext ctx) {
@@ -127,7 +183,7 @@ public final class RoceConfig implements Rule {
         }
         List<Finding> findings = new ArrayList<>();
         for (RdmaPorts.Port p : judged) {
-            List<String> evidence = problem.apply(p, ctx);
+            List<String> evidence = problem.of(p, s, ctx);
             if (!evidence.isEmpty()) {
                 findings.add(finding(p.label(), info.title().replaceFirst("^a RoCE port('s)? ", ""), evidence));
             }

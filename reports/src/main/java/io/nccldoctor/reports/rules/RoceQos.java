@@ -18,7 +18,8 @@ import java.util.Optional;
  * table (`mlnx_qos -i IFACE`). NCCL marks its QPs with NCCL_IB_TC as the IP traffic class (DSCP in its upper six bits)
  * and NCCL_IB_SL as the service level; unset, both are 0 (NVIDIA/nccl src/transport/net_ib/connect.cc,
  * NCCL_IB_TC_DEFAULT and NCCL_IB_SL_DEFAULT; NCCL_PARAM(IbTc, "IB_TC", 0) in src/transport/net_ib.cc of 2.18 and 2.21), so by default
- * RoCE traffic is DSCP 0, priority 0. The usual RoCE setup is the other way round: NCCL_IB_TC=106 (DSCP 26, ECN
+ * RoCE traffic is DSCP 0, priority 0. Since 2.26 a communicator's ncclConfig_t trafficClass stands in for the default
+ * when NCCL_IB_TC is unset (src/nccl.h.in), which an application may set and a snapshot cannot see. The usual RoCE setup is the other way round: NCCL_IB_TC=106 (DSCP 26, ECN
  * capable) with PFC on priority 3, where DSCP 24–31 map by default.
  */
 public final class RoceQos implements Rule {
@@ -79,8 +80,9 @@ public final class RoceQos implements Rule {
         List<RdmaPorts.Nic> nics = RdmaPorts.nics(s).stream().filter(n -> n.netdev().qos().isValue()
                 && n.netdev().qos().get().trust().isValue() && n.netdev().qos().get().pfcPriorities().isValue()).toList();
         if (nics.isEmpty()) {
-            return Outcome.waived("no RoCE net device's trust mode and PFC table read (`mlnx_qos -i IFACE`; the live probe does not "
-                    + "run it)");
+            String why = RdmaPorts.nics(s).stream().filter(n -> !n.netdev().qos().isValue()).findFirst()
+                    .map(n -> ": " + n.label() + ": " + n.netdev().qos().describe()).orElse("");
+            return Outcome.waived("no RoCE net device's trust mode and PFC table read (`mlnx_qos -i IFACE`)" + why);
         }
         List<Finding> findings = new ArrayList<>();
         for (RdmaPorts.Nic nic : nics) {
@@ -103,6 +105,7 @@ public final class RoceQos implements Rule {
         }
         List<String> evidence = new ArrayList<>(List.of("trust " + q.trust().get() + "; PFC enabled on "
                 + (on.isEmpty() ? "no priority" : "priorities " + on), nccl.how()));
+        dscpForTc(s, q, on).ifPresent(evidence::add);
         if (q.trust().get().equals("dscp")) {
             int usual = priorityOf(USUAL_ROCE_TC >> 2, q);
             evidence.add("NCCL_IB_TC=" + USUAL_ROCE_TC + " would be DSCP " + (USUAL_ROCE_TC >> 2) + ", priority " + usual
@@ -113,11 +116,26 @@ public final class RoceQos implements Rule {
         return Optional.of(finding(nic.label(), title, evidence));
     }
 
-    /** @param how "traffic class 0 (NCCL_IB_TC unset: NCCL's default) → DSCP 0 → priority 0" */
-    private record Marking(int priority, String how) {
+    /**
+     * NCCL_IB_TC set to a DSCP value instead of a traffic class (26 for DSCP 26, which NCCL sends as DSCP 6): told
+     * when the value, read as a DSCP, would have reached a PFC priority.
+     */
+    private static Optional<String> dscpForTc(Snapshot s, RdmaDevices.Qos q, List<Integer> pfcOn) {
+        Optional<Integer> tc = number(s.env().get("NCCL_IB_TC"));
+        if (tc.isEmpty() || tc.get() >= 64 || !q.trust().get().equals("dscp") || !pfcOn.contains(priorityOf(tc.get(), q))) {
+            return Optional.empty();
+        }
+        return Optional.of("NCCL_IB_TC=" + tc.get() + " looks like a DSCP: NCCL_IB_TC is the whole traffic class byte, DSCP "
+                + "times 4 plus the ECN bits, so DSCP " + tc.get() + " is NCCL_IB_TC=" + (tc.get() << 2) + " (" + ((tc.get() << 2) | 2)
+                + " with ECT(0))");
     }
 
-    private static Marking marking(RdmaPorts.Nic nic, RdmaDevices.Qos q, Snapshot s) {
+    /** @param how "traffic class 0 (NCCL_IB_TC unset: NCCL's default) → DSCP 0 → priority 0" */
+    record Marking(int priority, String how) {
+    }
+
+    /** The priority NCCL's RoCE traffic lands on at this NIC, and how that follows from the settings. */
+    static Marking marking(RdmaPorts.Nic nic, RdmaDevices.Qos q, Snapshot s) {
         if (q.trust().get().equals("dscp")) {
             Fact<Integer> global = nic.port().isPresent() ? nic.trafficClass() : onlyTrafficClass(s);
             Optional<Integer> env = number(s.env().get("NCCL_IB_TC"));
