@@ -41,7 +41,7 @@ final class NicPortCalls {
             IntByReference count = new IntByReference();
             Pointer list = ibv.getFunction("ibv_get_device_list").invokePointer(new Object[] {count});
             if (list == null) {
-                return Fact.error("ibv_get_device_list failed (errno " + Native.getLastError() + ")");
+                return DeviceListFailure.of(Native.getLastError());
             }
             try {
                 List<NicPorts.Port> ports = new ArrayList<>();
