@@ -7,6 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
@@ -23,6 +25,7 @@ public final class AtomicFile {
     private static final Object LOCK = new Object();
     private static final Set<Path> PENDING = new LinkedHashSet<>();
     private static final AtomicLong SEQUENCE = new AtomicLong();
+    private static final Set<PosixFilePermission> SHARED = PosixFilePermissions.fromString("rw-r--r--");
     private static boolean hooked;
     private static boolean closing;
 
@@ -42,6 +45,14 @@ public final class AtomicFile {
 
     /** Writes what {@code content} streams to {@code target} atomically; the folder must exist. */
     public static void write(Path target, Content content) throws IOException {
+        write(target, content, false);
+    }
+
+    /**
+     * The same; {@code readableByAll} makes the file rw-r--r-- whatever the umask, before it takes the target's name:
+     * for a configuration that other users' jobs read (NCCL reads a tuner file in every job, often as another user).
+     */
+    public static void write(Path target, Content content, boolean readableByAll) throws IOException {
         Path dir = target.toAbsolutePath().getParent();
         Path tmp = dir.resolve(".nccl-doctor-" + ProcessHandle.current().pid() + "-" + SEQUENCE.incrementAndGet() + ".tmp");
         synchronized (LOCK) {
@@ -54,6 +65,9 @@ public final class AtomicFile {
                 try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tmp, StandardOpenOption.CREATE_NEW,
                         StandardOpenOption.WRITE))) { // the umask's permissions, as any new file
                     content.writeTo(out);
+                }
+                if (readableByAll && Files.getFileStore(tmp).supportsFileAttributeView("posix")) {
+                    Files.setPosixFilePermissions(tmp, SHARED);
                 }
                 Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } finally {

@@ -48,16 +48,16 @@ public final class Marker {
     private Marker() {
     }
 
-    /** The marker line's text: who wrote it, e.g. "report -o" (no "--": XML comments may not hold it). */
+    /** The marker line's text: who wrote it, e.g. "report -o" or "tune --verify-plan". */
     static String words(String what) {
-        return WORDS + " (" + what.replace("--", "-") + "); its next run replaces it";
+        return WORDS + " (" + what + "); its next run replaces it";
     }
 
     /** {@code doc} with the marker put where {@code style} carries it. */
     public static byte[] add(Style style, byte[] doc, String what) {
         return switch (style) {
             case HASH -> prepend("# " + words(what) + "\n", doc);
-            case MARKUP -> afterPrologue("<!-- " + words(what) + " -->\n", doc);
+            case MARKUP -> afterPrologue("<!-- " + words(what).replace("--", "-") + " -->\n", doc); // XML 1.0 2.5: no "--" in a comment
             case JSON -> JsonDocument.withGenerator(new String(doc, StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8);
             case PNG -> png(doc, what);
         };
@@ -89,13 +89,15 @@ public final class Marker {
     }
 
     /**
-     * The two files that node-level jobs (the Slurm prolog, the Kubernetes daemonset) rewrite every few minutes, as
-     * versions before the marker wrote them: a Prometheus textfile opening with one of our own metric families, JUnit
-     * XML whose root is our test-suite set. Both name this tool's namespace, which no user's file does, so an upgrade
-     * does not make every node's next check refuse its own file.
+     * Files that jobs rewrite, as versions before this marker wrote them: the two that node-level jobs (the Slurm
+     * prolog, the Kubernetes daemonset) rewrite every few minutes, a Prometheus textfile opening with one of our own
+     * metric families and JUnit XML whose root is our test-suite set; and the tuner configuration and verification plan
+     * of {@code tune}, whose first line was the exact title below. Each names this tool in a form no user's file does,
+     * so an upgrade does not make the next run refuse its own file.
      */
     private static boolean legacy(String line) {
-        return line.startsWith("# HELP nccl_doctor_") || line.startsWith("<testsuites name=\"nccl-doctor\"");
+        return line.startsWith("# HELP nccl_doctor_") || line.startsWith("<testsuites name=\"nccl-doctor\"")
+                || line.startsWith("# nccl-doctor tune: rows for NCCL's example tuner plugin") || line.startsWith("# nccl-doctor tune --verify-plan: ");
     }
 
     /** The first line; when the text opens with an XML declaration or an HTML doctype, the first line after it. */

@@ -46,9 +46,18 @@ public final class OutputFile {
 
     /** The same for a document streamed as it is made (marked by whoever streams it). */
     public static void write(Path target, AtomicFile.Content doc, boolean force, String flag) {
+        write(target, doc, force, flag, false);
+    }
+
+    /** The same for a configuration other users' jobs read: rw-r--r-- whatever the umask ({@link AtomicFile}). */
+    public static void writeShared(Path target, byte[] doc, boolean force, String flag) {
+        write(target, out -> out.write(doc), force, flag, true);
+    }
+
+    private static void write(Path target, AtomicFile.Content doc, boolean force, String flag, boolean readableByAll) {
         check(target, force, flag);
         try {
-            AtomicFile.write(target, doc);
+            AtomicFile.write(target, doc, readableByAll);
         } catch (IOException e) {
             throw new InputException(flag + " " + target + ": cannot write (" + e.getMessage() + ")", e);
         }
