@@ -31,7 +31,7 @@ import picocli.CommandLine.Model.CommandSpec;
             "Puts the snapshots of many nodes side by side: what drifts, which nodes are odd, and which are slow.",
             "",
             "INPUT is any of: the --json of preflight, gdr or topo (one per node); a bare snapshot; a capture folder "
-                + "(`nccl-doctor capture -o DIR`); a bandwidth file (CSV: host,label,busbw_gbps); or a folder holding these "
+                + "(`nccl-doctor capture DIR`); a bandwidth file (CSV: host,label,busbw_gbps); or a folder holding these "
                 + "one level deep. For each attribute (driver, CUDA, NCCL, kernel, GPUDirect prerequisites, GPU count and model, "
                 + "PCIe links, RDMA devices, NIC firmware, port state, rate, MTU and ARP settings) the table shows the majority "
                 + "value and the nodes off it; attributes every node agrees on take one line. Facts a node could not report are "
@@ -43,9 +43,9 @@ import picocli.CommandLine.Model.CommandSpec;
             "  nccl-doctor cluster snapshots/                a folder of preflight --json files",
             "  nccl-doctor cluster snapshots/ bandwidth.csv -o cluster.html",
             "  nccl-doctor cluster node*.json --outlier-k 2.5 --json > cluster.json",
-            "  nccl-doctor cluster --pairwise 'gpu[01-08]' --dry-run     the srun line of each of the 28 pairs",
-            "  nccl-doctor cluster --pairwise 'gpu[01-08]' --results pairs/   run the missing pairs, name the slow node",
-            "  nccl-doctor cluster --pairwise --results pairs/        judge pairs someone else ran (nodeA_nodeB.txt, nodeA-nodeB.log)",
+            "  nccl-doctor cluster --pairwise 'gpu[01-08]' --dry-run          the srun line of each of the 28 pairs",
+            "  nccl-doctor cluster --pairwise 'gpu[01-08]' --results pairs/   run the missing pairs",
+            "  nccl-doctor cluster --pairwise --results pairs/                 judge pairs run elsewhere (A_B.txt)",
             "",
             "Drift and slow nodes are warnings unless configs/rules.yaml raises them (severity: {CLUSTER_DRIFT: error}).",
             "",
@@ -59,7 +59,9 @@ final class ClusterCommand implements Callable<Integer> {
     @Mixin
     PairwiseFlags pairs;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the report here; .txt, .md, .json or .html.")
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the report here, in the format of its extension "
+            + "(.txt, .md, .json, .html, .xml, .prom; with --pairwise .txt or .json), atomically. An earlier nccl-doctor output is "
+            + "replaced; any other file only with --force.")
     Path output;
 
     @Option(names = "--json", description = "Print the JSON form on stdout (docs/cluster.md).")
@@ -72,7 +74,7 @@ final class ClusterCommand implements Callable<Integer> {
     @Option(names = "--rules", paramLabel = "FILE", description = "Rule configuration (default: configs/rules.yaml): severities, disabled codes.")
     Path rulesFile;
 
-    @Option(names = "--force", description = "Overwrite FILE if it exists.")
+    @Option(names = "--force", description = "Replace FILE even if nccl-doctor did not write it (or it is a symbolic link).")
     boolean force;
 
     @Spec

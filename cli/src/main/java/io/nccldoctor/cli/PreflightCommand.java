@@ -45,7 +45,7 @@ import picocli.CommandLine.Spec;
             "  nccl-doctor preflight --expect gpus=8,rdma=8   fail unless 8 GPUs and 8 RDMA devices are present",
             "  nccl-doctor preflight --profile gpu-node-8x8 --json > node.json",
             "  nccl-doctor preflight --from capture-node17/   judge a capture sent from another node",
-            "  nccl-doctor preflight --quick --network        also push NCCL traffic through the NICs and loop each NIC back",
+            "  nccl-doctor preflight --quick --network        NCCL through the NICs, each NIC looped back",
             "  nccl-doctor preflight -o /var/lib/node_exporter/textfile/nccl-doctor.prom   for Prometheus (docs/metrics.md)",
             "  nccl-doctor preflight -o preflight.xml         JUnit XML: a test case per check, for CI",
             "",

@@ -35,7 +35,7 @@ import picocli.CommandLine.Model.CommandSpec;
             "",
             "INPUT is any of: nccl-tests output (text, or the -J JSON file), or a folder of them; `nccl-doctor run --json` "
                 + "output; nvidia-smi topo -m or -p2p and lspci -tv text of the machine; the --json of "
-                + "preflight, topo or gdr, or a capture folder (`nccl-doctor capture -o DIR`), for the node facts the "
+                + "preflight, topo or gdr, or a capture folder (`nccl-doctor capture DIR`), for the node facts the "
                 + "ceilings come from; a bundle folder whose report.yaml names all of these with labels, NCCL_* settings, a "
                 + "perftest matrix, extra ceilings and per-link traffic (docs/report.md).",
             "",

@@ -82,7 +82,7 @@ class DocumentedExamplesTest {
             "cluster --pairwise 'gpu[01-08]' --results pairs/", "launches srun jobs on the nodes gpu01 … gpu08",
             "tune tune.jsonl -o nccl_tuner.conf --verify-plan verify.yaml", "needs a sweep of configs/sweeps/tune.yaml with NCCL's "
                     + "TUNING lines, which only NCCL writes: TuneEndToEndTest runs this flow against the stand-in NCCL",
-            "sweep verify.yaml -o verify.jsonl", "verify.yaml is the plan the skipped tune line above writes");
+            "sweep verify.yaml --results verify.jsonl", "verify.yaml is the plan the skipped tune line above writes");
 
     /** Examples whose documented exit code here is not 0 or 1, and why. */
     static final Map<String, Set<Integer>> EXIT = Map.of(

@@ -29,6 +29,7 @@ class VerbContractTest {
     static final String CAPTURE = CliTest.FIXTURES + "arrowlake-ws";
     static final String DGX = CliTest.FIXTURES + "dgx-class";
     static final String E = CliTest.EXAMPLE + "/";
+    static final String PAIRS = "../reports/src/test/resources/fixtures/pairwise/planted-slow";
 
     /** Verbs without --json, each with the reason: the test fails when a verb is added to neither list. */
     static final Map<String, String> NO_JSON = Map.of(
@@ -68,6 +69,17 @@ class VerbContractTest {
                 new Good("tune", List.of("tune", oneArm().toString()), "tune", Set.of(0)));
     }
 
+    /**
+     * Second forms of a verb whose result is of another shape: cluster's pairwise judgement, preflight's network checks
+     * (on a capture they are "not checked": a capture cannot run NCCL), tune writing its files.
+     */
+    private List<Good> variants() throws Exception {
+        return List.of(
+                new Good("cluster --pairwise", List.of("cluster", "--pairwise", "--results", PAIRS), "cluster-pairwise", Set.of(0, 1)),
+                new Good("preflight --quick --network", List.of("preflight", "--from", CAPTURE, "--quick", "--network"), "preflight",
+                        Set.of(0, 1)));
+    }
+
     /** One NCCL library's runs, as tune wants them: the b arm of the example's A/B sweep. */
     private Path oneArm() throws Exception {
         Path p = tmp.resolve("b.jsonl");
@@ -88,7 +100,7 @@ class VerbContractTest {
 
     @TestFactory
     Stream<DynamicTest> jsonOnStdoutWithGeneratorSchemaVersionAndKind() throws Exception {
-        return goodRuns().stream().map(g -> DynamicTest.dynamicTest(g.verb(), () -> {
+        return Stream.concat(goodRuns().stream(), variants().stream()).map(g -> DynamicTest.dynamicTest(g.verb(), () -> {
             List<String> args = new ArrayList<>(g.args());
             args.add("--json");
             CliTest.Run r = CliTest.run(args.toArray(String[]::new));
@@ -103,7 +115,7 @@ class VerbContractTest {
 
     @TestFactory
     Stream<DynamicTest> theTextRunExitsAsDocumentedWithoutAStackTrace() throws Exception {
-        return goodRuns().stream().map(g -> DynamicTest.dynamicTest(g.verb(), () -> {
+        return Stream.concat(goodRuns().stream(), variants().stream()).map(g -> DynamicTest.dynamicTest(g.verb(), () -> {
             CliTest.Run r = CliTest.run(g.args().toArray(String[]::new));
             assertThat(r.code()).as("%s: %s", g.verb(), r.err()).isIn(g.codes());
             assertThat(r.out()).as(g.verb()).isNotBlank();
@@ -161,8 +173,11 @@ class VerbContractTest {
     /** The verbs that write a report file, each with a good run and a file name of a format it writes. */
     private List<Good> writers() throws Exception {
         List<Good> runs = goodRuns();
+        runs = new ArrayList<>(runs);
+        runs.addAll(variants());
         Map<String, String> name = Map.of("report", "r.json", "compare", "ab.md", "rulezero", "rz.html", "cluster", "cluster.txt",
-                "preflight", "nccl-doctor.prom", "topo", "topo.txt", "gdr", "gdr.json");
+                "preflight", "nccl-doctor.prom", "topo", "topo.txt", "gdr", "gdr.json", "tune", "nccl_tuner.conf",
+                "cluster --pairwise", "pairs.json");
         return runs.stream().filter(g -> name.containsKey(g.verb())).map(g -> new Good(g.verb(), g.args(), name.get(g.verb()), g.codes()))
                 .toList();
     }
@@ -170,7 +185,7 @@ class VerbContractTest {
     @TestFactory
     Stream<DynamicTest> theOutputRuleHoldsForEveryVerbThatWritesAFile() throws Exception {
         return writers().stream().map(g -> DynamicTest.dynamicTest(g.verb(), () -> {
-            Path dir = Files.createDirectories(tmp.resolve("out-" + g.verb()));
+            Path dir = Files.createDirectories(tmp.resolve("out-" + g.verb().replace(' ', '_')));
             Path f = dir.resolve(g.kind());
             CliTest.Run first = write(g, f);
             assertThat(first.code()).as("%s: %s", g.verb(), first.err()).isIn(g.codes());
