@@ -20,10 +20,12 @@
  * MiB at 0.6), where the truth is better than NCCL believes: NCCL picks Ring/Simple there, a tuner row for
  * ring/ll128 wins about x1.67, and a global NCCL_PROTO=LL128 loses about 26 % everywhere else. The times are whole
  * milliseconds so that they dominate the host's launch (a non-blocking group ends after 200 us or more) and poll
- * (20 to 50 us) overheads: measured time follows the model.
+ * (20 to 50 us) overheads; and the stream's events read the modelled clock (cuda.c), so measured time follows the model
+ * on a loaded host too.
  */
 #define _GNU_SOURCE
 #include "cost.h"
+#include "standin.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -473,6 +475,22 @@ static void tuning_line(int func, size_t callBytes, size_t nBytes, int algo, int
     }
 }
 
+/*
+ * A factor within 1 +- 1 % per call, from a per-process xorshift seeded by the process id: the spread a real GPU's
+ * timings have, bounded, so that repeated runs differ (statistics over runs need a spread) while no run leaves the
+ * model by more than 1 %, on a loaded host too (events read the modelled clock).
+ */
+static double jitter(void) {
+    static _Thread_local uint64_t x;
+    if (x == 0) {
+        x = 0x9E3779B97F4A7C15ULL ^ ((uint64_t)getpid() << 17) ^ (uint64_t)syscall(SYS_gettid);
+    }
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return 0.99 + 0.02 * (double)(x >> 11) / 9007199254740992.0;
+}
+
 int standin_cost_choose(struct standin_cost *out, int func, size_t count, size_t elt, int type, int nranks, int rank, int dev) {
     read_settings(dev);
     out->called_ns = now_ns();
@@ -529,7 +547,7 @@ int standin_cost_choose(struct standin_cost *out, int func, size_t count, size_t
     const char *on = getenv("STANDIN_NCCL_COST"), *scale = getenv("STANDIN_NCCL_COST_SCALE");
     if (on != NULL && strcmp(on, "1") == 0) {
         double us = base_us(func, bytes, nranks) * factor(func, algo, proto, bytes, 1) * (scale != NULL ? atof(scale) : 1.0);
-        out->model_ns = (int64_t)(us * 1000.0);
+        out->model_ns = (int64_t)(us * 1000.0 * jitter());
     }
     return 0;
 }
@@ -554,4 +572,5 @@ void standin_cost_wait(const struct standin_cost *c) {
     struct timespec until = {(time_t)(stream_end / 1000000000LL), (long)(stream_end % 1000000000LL)};
     while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) == EINTR) {
     }
+    standin_stream_model(c->model_ns);
 }
