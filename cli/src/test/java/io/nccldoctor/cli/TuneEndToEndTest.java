@@ -108,6 +108,9 @@ class TuneEndToEndTest {
         List<String> changed = new ArrayList<>();
         for (JsonNode r : Json.mapper().readTree(Files.readString(json)).get("rows")) {
             String verdict = r.get("verdict").asText();
+            if (verdict.equals("NOT_TESTED") && r.get("roundedZero").asBoolean()) {
+                continue; // a run's busbw printed as 0.00 GB/s (a latency-bound size on a loaded host): left out by compare, no change
+            }
             if (!verdict.equals("NO_CHANGE")) {
                 changed.add(r.get("collective").asText() + " " + r.get("sizeBytes").asLong() / KIB + " KiB " + verdict);
             }
