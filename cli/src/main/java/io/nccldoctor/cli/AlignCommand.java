@@ -4,7 +4,7 @@ import io.nccldoctor.collectives.coll.Alignment;
 import io.nccldoctor.collectives.coll.Collective;
 import io.nccldoctor.collectives.coll.DataType;
 import io.nccldoctor.core.InputException;
-import io.nccldoctor.core.Json;
+import io.nccldoctor.core.output.JsonDocument;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -69,7 +69,7 @@ final class AlignCommand implements Callable<Integer> {
     @Option(names = "--ranks", required = true, paramLabel = "R", description = "World size.")
     int ranks;
 
-    @Option(names = "--json", description = "Print the analysis as JSON.")
+    @Option(names = "--json", description = "Print the analysis as JSON (kind \"align\").")
     boolean json;
 
     @Spec
@@ -86,7 +86,7 @@ final class AlignCommand implements Callable<Integer> {
         }
         Alignment a = Alignment.of(Collective.parse(collective), DataType.parse(dtype), count, ranks);
         PrintWriter out = spec.commandLine().getOut();
-        out.print(json ? Json.write(a) : AlignText.render(a));
+        out.print(json ? JsonDocument.write("align", 1, a) : Terminal.show(AlignText.render(a)));
         out.flush();
         return a.misalignedChunks().isEmpty() && (a.chunked() || a.chunkBytesAligned()) ? 0 : 1;
     }

@@ -1,6 +1,7 @@
 package io.nccldoctor.cli;
 
 import io.nccldoctor.core.Host;
+import io.nccldoctor.core.InputException;
 import io.nccldoctor.core.Probe;
 import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.core.Snapshots;
@@ -9,9 +10,13 @@ import io.nccldoctor.core.capture.Manifest;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -23,14 +28,25 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "any verb can replay them here or on another machine. Nothing else is copied; the folder is plain "
                 + "files, easy to tar and send."},
         footer = {"",
-            "Example:",
-            "  nccl-doctor capture -o node17-capture && tar czf node17.tgz node17-capture",
-            "  nccl-doctor preflight --from node17-capture"})
+            "DIR must be new or empty (--force empties it first). The earlier spelling -o DIR still works.",
+            "",
+            "Examples:",
+            "  nccl-doctor capture node17-capture && tar czf node17.tgz node17-capture",
+            "  nccl-doctor preflight --from node17-capture",
+            "  nccl-doctor gdr --from node17-capture --env NCCL_NET_GDR_LEVEL=PHB",
+            "",
+            "Exit codes: 0 captured, 2 bad usage (DIR not empty), 3 the tool failed."})
 final class CaptureCommand implements Callable<Integer> {
 
-    @Option(names = {"-o", "--output"}, required = true, paramLabel = "DIR",
-            description = "The folder to write; it must be new or empty.")
-    Path output;
+    @Parameters(arity = "0..1", paramLabel = "DIR", description = "The folder to write; it must be new or empty.")
+    Path dir;
+
+    @Option(names = "--dir", paramLabel = "DIR", description = "The same as DIR.")
+    Path dirOption;
+
+    /** The earlier spelling, kept working (the README showed it): -o means a report file on every other verb. */
+    @Option(names = {"-o", "--output"}, hidden = true, paramLabel = "DIR")
+    Path oldOutput;
 
     @Option(names = "--force", description = "Replace the content of a non-empty output folder.")
     boolean force;
@@ -40,6 +56,12 @@ final class CaptureCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        List<Path> given = Stream.of(dir, dirOption, oldOutput).filter(Objects::nonNull).toList();
+        if (given.size() != 1) {
+            throw new InputException(given.isEmpty() ? "capture: name the folder to write, e.g. nccl-doctor capture node17-capture"
+                    : "capture: one folder, not " + given.size() + " (" + given.stream().map(Path::toString).collect(Collectors.joining(", ")) + ")");
+        }
+        Path output = given.get(0);
         CaptureWriter writer = CaptureWriter.create(output, force);
         Host live = HostOptions.liveHost();
         List<Probe<?>> probes = Probes.capture();

@@ -6,6 +6,7 @@ import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.List;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
 
 /**
  * Builds the command line once, for Main and for tests: verbs, exit codes and the error policy. Bad input prints
@@ -28,6 +29,7 @@ public final class Cli {
     private static CommandLine commandLine(PrintWriter out, PrintWriter err, boolean stacktrace, List<Class<?>> verbs) {
         CommandLine root = new CommandLine(new RootCommand());
         verbs.forEach(root::addSubcommand);
+        HelpLayout.apply(root);
         return commandLine(root, out, err, stacktrace);
     }
 
@@ -38,7 +40,7 @@ public final class Cli {
                 continue;
             }
             for (Class<?> v : RootCommand.VERBS) {
-                if (v.getAnnotation(picocli.CommandLine.Command.class).name().equals(a)) {
+                if (v.getAnnotation(Command.class).name().equals(a)) {
                     return List.of(v);
                 }
             }

@@ -1,7 +1,6 @@
 package io.nccldoctor.cli;
 
-import io.nccldoctor.core.InputException;
-import io.nccldoctor.core.Json;
+import io.nccldoctor.core.output.JsonDocument;
 import io.nccldoctor.reports.RulesConfig;
 import io.nccldoctor.reports.chart.Chart;
 import io.nccldoctor.reports.compare.ArmInput;
@@ -14,8 +13,10 @@ import io.nccldoctor.reports.compare.Verdict;
 import io.nccldoctor.reports.rules.Registry;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -45,12 +46,23 @@ import picocli.CommandLine.Model.CommandSpec;
             "  nccl-doctor compare runs-2.28/ runs-2.30.7/ -o ab.md    folders of nccl-tests outputs",
             "  nccl-doctor compare --a r1.txt r2.txt r3.txt --b s1.txt s2.txt s3.txt --json",
             "",
-            "Formats by the extension of -o: html, md, json, png/svg (--chart NAME, --list-charts), txt; --json prints the JSON "
-                + "form. Exit codes: 0 B is nowhere slower, 1 B is slower somewhere (a regression), 2 bad input."})
+            "Formats by the extension of -o (or --format): html, md, json, png/svg (--chart NAME, --list-charts), txt; --json "
+                + "prints the JSON form. -o replaces its own earlier output, any other file only with --force.",
+            "",
+            "Exit codes: 0 B is nowhere slower, 1 B is slower somewhere (a regression), 2 bad input, 3 the tool failed."})
 final class CompareCommand implements Callable<Integer> {
+
+    private static final Set<OutputFormat> FORMATS = EnumSet.of(OutputFormat.TEXT, OutputFormat.HTML, OutputFormat.MD,
+            OutputFormat.JSON, OutputFormat.PNG, OutputFormat.SVG);
 
     @Mixin
     OutputOptions o;
+
+    @Mixin
+    ChartOption chart;
+
+    @Mixin
+    RulesOption rules;
 
     @Parameters(arity = "0..2", paramLabel = "A B", description = "The two result sets (or one sweep result with two arms).")
     List<String> inputs = new ArrayList<>();
@@ -72,12 +84,9 @@ final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String fmt = json ? "json" : ReportCommand.format(o.format, o.output);
-        if (fmt.equals("junit") || fmt.equals("prom")) {
-            throw new InputException("--format " + fmt + ": compare writes html, md, json, png, svg or txt");
-        }
-        Outputs.refuseOverwrite(o.output, o.force);
-        RulesConfig config = Configs.rules(o.rulesFile, Registry.nodeRules());
+        OutputFormat fmt = Outputs.format(o, json, FORMATS, "compare");
+        Outputs.check(o);
+        RulesConfig config = Configs.rules(rules.file, Registry.nodeRules());
         List<ArmInput> arms = ArmInput.resolve(inputs, armA, armB);
         Comparison c = Comparison.of(arms.get(0), arms.get(1), config.thresholds().compare());
         boolean regression = c.rows().stream().anyMatch(r -> r.verdict() == Verdict.SLOWER);
@@ -89,13 +98,13 @@ final class CompareCommand implements Callable<Integer> {
             return 0;
         }
         byte[] bytes = switch (fmt) {
-            case "html" -> Outputs.utf8(CompareHtml.render(c));
-            case "md" -> Outputs.utf8(CompareMarkdown.render(c));
-            case "json" -> Outputs.utf8(Json.write(c));
-            case "png", "svg" -> Outputs.chart(charts, o.chart, fmt, 1100, 560, "no chart: the two sets share no collective and size");
+            case HTML -> Outputs.utf8(CompareHtml.render(c));
+            case MD -> Outputs.utf8(CompareMarkdown.render(c));
+            case JSON -> Outputs.utf8(JsonDocument.write(c));
+            case PNG, SVG -> Outputs.chart(charts, chart.name, fmt, 1100, 560, "no chart: the two sets share no collective and size");
             default -> Outputs.utf8(CompareText.render(c));
         };
-        Outputs.emit(out, o.output, fmt, bytes, "");
+        Outputs.emit(out, o, fmt, bytes, "compare", "");
         if (o.output != null) {
             c.summaries().forEach(s -> out.println("  " + s.line()));
             out.flush();

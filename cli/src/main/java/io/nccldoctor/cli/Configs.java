@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -29,11 +30,7 @@ final class Configs {
 
     static RulesConfig rules(Path flag, List<Rule> rules) {
         Set<String> codes = rules.stream().map(r -> r.info().code()).collect(Collectors.toSet());
-        io.nccldoctor.reports.results.Reports.resultRules().forEach(r -> codes.add(r.info().code())); // one file serves every verb
-        codes.add(io.nccldoctor.reports.QuickCheck.CODE_FAILED);
-        codes.add(io.nccldoctor.reports.QuickCheck.CODE_SLOW);
-        io.nccldoctor.reports.counters.CounterRules.all().forEach(r -> codes.add(r.info().code()));
-        io.nccldoctor.reports.cluster.Cluster.checks().forEach(i -> codes.add(i.code()));
+        RuleCatalog.all().forEach(i -> codes.add(i.code())); // one file serves every verb
         if (flag != null) {
             if (!Files.isRegularFile(flag)) {
                 throw new InputException("--rules " + flag + ": no such file");
@@ -72,6 +69,31 @@ final class Configs {
         String spec = p.expect().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(","));
         NodeShape shape = NodeShape.parse(spec, label);
         return p.require() == null ? shape : shape.requiring(p.require(), file != null ? file.toString() : label);
+    }
+
+    /** A sweep plan: a file, or NAME from configs/sweeps (the repository's folder, else the copy inside the jar). */
+    static Path sweepPlan(String name) throws IOException {
+        Path p = Path.of(name);
+        if (Files.isRegularFile(p)) {
+            return p;
+        }
+        if (name.contains("/") || name.endsWith(".yaml")) {
+            throw new InputException(name + ": no such plan file");
+        }
+        Path home = homeConfigs();
+        if (home != null && Files.isRegularFile(home.resolve("sweeps").resolve(name + ".yaml"))) {
+            return home.resolve("sweeps").resolve(name + ".yaml");
+        }
+        try (InputStream in = Configs.class.getResourceAsStream("/configs/sweeps/" + name + ".yaml")) {
+            if (in == null) {
+                throw new InputException(name + ": no such plan; plans are the files in configs/sweeps (quick, proto, gdr-levels, "
+                        + "ab-nccl), or give a path");
+            }
+            Path tmp = Files.createTempFile("nccl-doctor-plan-" + name + "-", ".yaml");
+            tmp.toFile().deleteOnExit();
+            Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+            return tmp;
+        }
     }
 
     private static Path homeConfigs() {

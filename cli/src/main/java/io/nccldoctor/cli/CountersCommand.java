@@ -1,12 +1,8 @@
 package io.nccldoctor.cli;
 
-import io.nccldoctor.core.Environment;
 import io.nccldoctor.core.Host;
 import io.nccldoctor.core.InputException;
-import io.nccldoctor.core.Json;
-import io.nccldoctor.core.NativeQueries;
-import io.nccldoctor.core.exec.ProcessCommandRunner;
-import io.nccldoctor.core.host.HostRoot;
+import io.nccldoctor.core.output.JsonDocument;
 import io.nccldoctor.gdr.CounterProbe;
 import io.nccldoctor.gdr.CounterWindow;
 import io.nccldoctor.gdr.ForegroundCommand;
@@ -17,7 +13,6 @@ import io.nccldoctor.reports.counters.CounterReport;
 import io.nccldoctor.reports.counters.CounterRules;
 import io.nccldoctor.reports.counters.CounterText;
 import io.nccldoctor.reports.rules.Registry;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -45,6 +40,7 @@ import picocli.CommandLine.Spec;
             "  nccl-doctor counters --interval 10 --hca mlx5_0,mlx5_1   ten seconds of whatever runs now",
             "  nccl-doctor counters --during --json -- ./train.sh > counters.json   (CMD's stdout goes to stderr)",
             "  nccl-doctor counters --from node17-capture --json",
+            "  nccl-doctor counters --root /mnt/node17 --interval 5   DIR/sys and DIR/proc read as this node's",
             "",
             "The counters count everything on a port: run on a node that carries nothing else meanwhile.",
             "Exit codes: 0 no error-level finding, 1 an error-level finding or CMD failed, 2 bad usage (no CMD after --) or input, "
@@ -54,7 +50,9 @@ final class CountersCommand implements Callable<Integer> {
     @Mixin
     HostOptions hostOptions;
 
-    @Option(names = "--root", hidden = true, paramLabel = "DIR", description = "Read DIR as / and run commands live (fake sysfs trees).")
+    @Option(names = "--root", paramLabel = "DIR", description = "Read DIR/sys and DIR/proc instead of this node's, and run "
+            + "ethtool live: a mounted node's file system, or a sysfs tree made for a test. Unlike --from, --during and "
+            + "--interval work (the counters are read twice).")
     Path root;
 
     @Option(names = "--json", description = "Print the snapshot, or the deltas with the findings, as JSON.")
@@ -78,8 +76,8 @@ final class CountersCommand implements Callable<Integer> {
     @Option(names = "--ethtool", paramLabel = "PATH", description = "The ethtool to run. Default: ethtool from PATH, else /usr/sbin/ethtool.")
     String ethtool;
 
-    @Option(names = "--rules", paramLabel = "FILE", description = "Rule thresholds and severities (default: configs/rules.yaml).")
-    Path rules;
+    @Mixin
+    RulesOption rules;
 
     @Parameters(paramLabel = "CMD", arity = "0..*", description = "With --during: the command to run and its arguments, after --.")
     List<String> command;
@@ -91,24 +89,25 @@ final class CountersCommand implements Callable<Integer> {
     public Integer call() {
         List<String> cmd = command == null ? List.of() : command;
         check(cmd);
-        Host host = root != null ? rootHost(root) : hostOptions.host();
+        Host host = root != null ? HostOptions.rootHost(root) : hostOptions.host();
         CounterProbe probe = new CounterProbe(ethtool == null ? CounterProbe.ETHTOOL : List.of(ethtool), hca == null ? List.of() : hca);
         CounterReport report;
-        RulesConfig config = Configs.rules(rules, Registry.nodeRules());
+        RulesConfig config = Configs.rules(rules.file, Registry.nodeRules());
         if (!during && interval == null) {
             report = CounterReport.of(host.source(), probe.run(host));
         } else {
             CounterWindow w;
-            try {
+            long millis = during ? 0 : Math.round(interval * 1000);
+            try (Progress p = during ? null : Progress.timed(spec.commandLine().getErr(), "counters --interval", millis)) {
                 w = during ? CounterWindow.during(probe, host, cmd, Duration.ofSeconds(timeout), json)
-                        : CounterWindow.interval(probe, host, Duration.ofMillis(Math.round(interval * 1000)));
+                        : CounterWindow.interval(probe, host, Duration.ofMillis(millis));
             } catch (ForegroundCommand.NotStarted e) {
                 throw new InputException(e.getMessage() + " (the command after --)", e);
             }
             report = CounterReport.of(host.source(), w, CounterRules.evaluate(w.delta(), new RuleContext(config, NodeShape.none())));
         }
         var out = spec.commandLine().getOut();
-        out.print(json ? Json.write(report) : CounterText.render(report, config.thresholds().counters()));
+        out.print(json ? JsonDocument.write(report) : Terminal.show(CounterText.render(report, config.thresholds().counters())));
         out.flush();
         return report.exitCode();
     }
@@ -129,14 +128,5 @@ final class CountersCommand implements Callable<Integer> {
         if (hostOptions.from != null && (during || interval != null || root != null)) {
             throw new InputException("--from replays one capture, one moment of a node: --during and --interval read this node");
         }
-    }
-
-    /** A folder standing for / with commands run live: how tests point --during at a fake sysfs tree. */
-    static Host rootHost(Path dir) {
-        if (!Files.isDirectory(dir)) {
-            throw new InputException("--root " + dir + ": no such folder");
-        }
-        return new Host(HostRoot.at(dir), new ProcessCommandRunner(), NativeQueries.live(), Environment.relevant(System.getenv()),
-                "root " + dir);
     }
 }

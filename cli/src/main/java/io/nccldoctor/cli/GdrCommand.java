@@ -1,9 +1,9 @@
 package io.nccldoctor.cli;
 
-import io.nccldoctor.core.Json;
+import io.nccldoctor.core.Probe;
 import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.core.Snapshots;
-import io.nccldoctor.gdr.RegistrationProbe;
+import io.nccldoctor.core.output.JsonDocument;
 import io.nccldoctor.reports.Evaluation;
 import io.nccldoctor.reports.GdrReport;
 import io.nccldoctor.reports.GdrText;
@@ -13,8 +13,10 @@ import io.nccldoctor.reports.RuleContext;
 import io.nccldoctor.reports.rules.Registry;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -39,14 +41,27 @@ import picocli.CommandLine.Model.CommandSpec;
             "  nccl-doctor gdr --active --perftest-netns rdma1/mlx5_1",
             "                                    the same on one node, mlx5_1's port moved into namespace rdma1",
             "  nccl-doctor gdr --from node17-capture --json",
+            "  nccl-doctor gdr --from node17-capture --env NCCL_NET_GDR_LEVEL=PHB   what if the level were PHB",
+            "  nccl-doctor gdr -o gdr.json                  the --json form in a file",
+            "",
+            "-o FILE writes the result as txt or json (by the extension, or --format); an earlier nccl-doctor output is replaced, "
+                + "any other file only with --force.",
             "",
             "Exit codes: 0 no error-level finding, 1 an error-level finding, 2 bad usage or input, 3 the tool failed."})
 final class GdrCommand implements Callable<Integer> {
 
+    private static final Set<OutputFormat> FORMATS = EnumSet.of(OutputFormat.TEXT, OutputFormat.JSON);
+
     @Mixin
     HostOptions hostOptions;
 
-    @Option(names = "--json", description = "Print the snapshot, the decisions and the findings as JSON.")
+    @Mixin
+    OutputOptions o;
+
+    @Mixin
+    RulesOption rulesOption;
+
+    @Option(names = "--json", description = "Print the snapshot, the decisions and the findings as JSON (the form of -o FILE.json).")
     boolean json;
 
     @Option(names = "--active", description = "Also register GPU memory with every HCA for real (DMA-BUF and peer-memory "
@@ -86,45 +101,19 @@ final class GdrCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        List<io.nccldoctor.core.Probe<?>> probes = new ArrayList<>(Probes.withGpus());
-        if ((perftestPeer != null || perftestNetns != null) && !active) {
-            throw new io.nccldoctor.core.InputException((perftestPeer != null ? "--perftest-peer" : "--perftest-netns")
-                    + " runs traffic: give --active with it");
-        }
-        if (perftestPeer != null && perftestNetns != null) {
-            throw new io.nccldoctor.core.InputException("--perftest-peer and --perftest-netns are two ways to measure: give one");
-        }
-        Optional<io.nccldoctor.gdr.PerftestMatrixProbe.Loopback> loopback = Optional.empty();
-        if (perftestNetns != null) {
-            loopback = io.nccldoctor.gdr.PerftestMatrixProbe.Loopback.parse(perftestNetns, "ip");
-            if (loopback.isEmpty()) {
-                throw new io.nccldoctor.core.InputException("--perftest-netns '" + perftestNetns
-                        + "': expected NAMESPACE/HCA, e.g. rdma1/mlx5_1 (the namespace holding that HCA's netdev)");
-            }
-        }
-        if (active) {
-            probes.add(new RegistrationProbe());
-            if (perftestPeer != null || loopback.isPresent()) {
-                if (perftestPort < 1 || perftestPort > 65534 || perftestTimeout < 1) {
-                    throw new io.nccldoctor.core.InputException("--perftest-port " + perftestPort + " --perftest-timeout " + perftestTimeout
-                            + ": the port must be 1 to 65534 (PORT+1 is used too) and the timeout at least 1 s");
-                }
-                java.time.Duration t = java.time.Duration.ofSeconds(perftestTimeout);
-                probes.add(loopback.isPresent()
-                        ? io.nccldoctor.gdr.PerftestMatrixProbe.loopback(loopback.get(), perftestBin, perftestPort, perftestDmabuf, t)
-                        : new io.nccldoctor.gdr.PerftestMatrixProbe(perftestPeer, perftestBin, perftestPort, perftestDmabuf, t));
-            }
-        }
+        OutputFormat fmt = Outputs.format(o, json, FORMATS, "gdr");
+        Outputs.check(o);
+        List<Probe<?>> probes = GdrProbes.of(active, new GdrProbes.Perftest(perftestPeer, perftestNetns, perftestPort, perftestBin,
+                perftestDmabuf, perftestTimeout));
         Snapshot s = Snapshots.take(hostOptions.host(), probes, spec.commandLine().getParseResult().originalArgs(),
                 VersionInfo.toolVersion(), Clock.systemUTC());
         List<Rule> rules = new ArrayList<>(Registry.gdrRules());
         rules.addAll(Registry.gdrTopologyRules());
         Optional<String> version = Optional.ofNullable(ncclVersion);
-        Evaluation e = Evaluation.of(s, rules, new RuleContext(Configs.rules(null, Registry.nodeRules()), NodeShape.none(), version));
+        Evaluation e = Evaluation.of(s, rules, new RuleContext(Configs.rules(rulesOption.file, Registry.nodeRules()), NodeShape.none(), version));
         GdrReport report = GdrReport.of(s, version, e);
-        var out = spec.commandLine().getOut();
-        out.print(json ? Json.write(report) : GdrText.render(report));
-        out.flush();
+        byte[] doc = Outputs.utf8(fmt == OutputFormat.JSON ? JsonDocument.write(report) : GdrText.render(report));
+        Outputs.emit(spec.commandLine().getOut(), o, fmt, doc, "gdr", "");
         return report.exitCode();
     }
 }

@@ -3,21 +3,19 @@ package io.nccldoctor.cli;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
-/** The options of every verb that writes a report: where, in which format, which chart, overwrite, which rules. */
+/**
+ * -o/--output, --format and --force: the same three flags, with the same meaning, on every verb that writes its result
+ * to a file (the rule is {@link io.nccldoctor.core.output.OutputFile}'s).
+ */
 final class OutputOptions {
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the result here; the format follows the extension.")
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the result to FILE, in the format of its extension "
+            + "(the list below), atomically. An earlier nccl-doctor output is replaced; any other file only with --force.")
     Path output;
 
-    @Option(names = "--format", paramLabel = "FORMAT", description = "The format when it is not the extension's (see the list below).")
+    @Option(names = "--format", paramLabel = "FORMAT", description = "The format when it is not FILE's extension, or without -o.")
     String format;
 
-    @Option(names = "--chart", paramLabel = "NAME", description = "For png and svg: which chart (default: the first; --list-charts where offered).")
-    String chart;
-
-    @Option(names = "--force", description = "Overwrite FILE if it exists.")
+    @Option(names = "--force", description = "Replace FILE even if nccl-doctor did not write it (or it is a symbolic link).")
     boolean force;
-
-    @Option(names = "--rules", paramLabel = "FILE", description = "Rule configuration (default: configs/rules.yaml).")
-    Path rulesFile;
 }

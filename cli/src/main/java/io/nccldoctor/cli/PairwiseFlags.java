@@ -1,8 +1,9 @@
 package io.nccldoctor.cli;
 
 import io.nccldoctor.core.InputException;
-import io.nccldoctor.core.Json;
 import io.nccldoctor.core.exec.ProcessCommandRunner;
+import io.nccldoctor.core.output.JsonDocument;
+import io.nccldoctor.core.output.OutputFile;
 import io.nccldoctor.reports.RulesConfig;
 import io.nccldoctor.reports.pairwise.Hostlist;
 import io.nccldoctor.reports.pairwise.Launcher;
@@ -10,17 +11,19 @@ import io.nccldoctor.reports.pairwise.Pairwise;
 import io.nccldoctor.reports.pairwise.PairwiseOptions;
 import io.nccldoctor.reports.pairwise.PairwiseReport;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.Locale;
+import java.util.Set;
 import picocli.CommandLine.Option;
 
 /** The options of `cluster --pairwise` and `--bisect` (docs/cluster.md); the run itself is reports.pairwise's. */
 final class PairwiseFlags {
+
+    /** The kind of the JSON form (docs/json.md); its schemaVersion is 1. */
+    static final String KIND = "cluster-pairwise";
 
     @Option(names = "--pairwise", description = "Treat INPUT as node names (Slurm hostlists such as gpu[01-08] allowed) and run "
             + "every pair of them, one job at a time; or, without nodes, judge the pairs in --results.")
@@ -73,6 +76,11 @@ final class PairwiseFlags {
         if (nodes.isEmpty() && (bisect || dryRun)) {
             throw new InputException((bisect ? "--bisect" : "--dry-run") + ": give the nodes (e.g. gpu[01-16])");
         }
+        OutputFormat fmt = json ? OutputFormat.JSON : OutputFormat.of(null, output, Set.of(OutputFormat.TEXT, OutputFormat.JSON),
+                "cluster --pairwise");
+        if (output != null) {
+            OutputFile.check(output, force, "-o"); // before the jobs, which take hours: a refusal at the end would waste them
+        }
         PairwiseOptions o = new PairwiseOptions(nodes, results, Launcher.of(launcher), gpusPerNode,
                 command == null ? PairwiseOptions.DEFAULT_COMMAND : words(command), launcherArgs == null ? List.of() : words(launcherArgs),
                 jobTimeout == null ? PairwiseOptions.DEFAULT_TIMEOUT : Duration.ofSeconds(jobTimeout),
@@ -88,14 +96,12 @@ final class PairwiseFlags {
                     err.println("pairwise: " + line);
                     err.flush();
                 }, now);
-        boolean asJson = json || (output != null && output.toString().toLowerCase(Locale.ROOT).endsWith(".json"));
-        String text = asJson ? Json.write(report) : report.text();
+        String text = fmt == OutputFormat.JSON ? JsonDocument.write(KIND, 1, report) : report.text();
         if (output == null) {
-            out.print(text);
+            out.print(fmt == OutputFormat.JSON ? text : Terminal.show(text));
         } else {
-            Outputs.refuseOverwrite(output, force);
-            ReportCommand.write(output, text.getBytes(StandardCharsets.UTF_8));
-            out.println("wrote " + output + ": " + report.verdict().summary());
+            Outputs.write(output, force, fmt, Outputs.utf8(text), "cluster --pairwise");
+            out.println(Wrap.lines("wrote " + output + ": " + report.verdict().summary(), Wrap.TICKET));
         }
         out.flush();
         return report.exitCode();

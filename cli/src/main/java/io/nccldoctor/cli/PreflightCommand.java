@@ -2,9 +2,9 @@ package io.nccldoctor.cli;
 
 import io.nccldoctor.collectives.LibrariesProbe;
 import io.nccldoctor.core.InputException;
-import io.nccldoctor.core.Json;
 import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.core.Snapshots;
+import io.nccldoctor.core.output.JsonDocument;
 import io.nccldoctor.gdr.GpuProbe;
 import io.nccldoctor.gdr.GpuSurvey;
 import io.nccldoctor.gdr.NicPortProbe;
@@ -16,12 +16,15 @@ import io.nccldoctor.reports.PreflightText;
 import io.nccldoctor.reports.QuickCheck;
 import io.nccldoctor.reports.Rule;
 import io.nccldoctor.reports.RuleContext;
+import io.nccldoctor.reports.render.NodeReport;
 import io.nccldoctor.reports.rules.Registry;
 import java.io.IOException;
-import java.nio.file.Path;
+import java.io.PrintWriter;
 import java.time.Clock;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -42,12 +45,19 @@ import picocli.CommandLine.Spec;
             "  nccl-doctor preflight --expect gpus=8,rdma=8   fail unless 8 GPUs and 8 RDMA devices are present",
             "  nccl-doctor preflight --profile gpu-node-8x8 --json > node.json",
             "  nccl-doctor preflight --from capture-node17/   judge a capture sent from another node",
-            "  nccl-doctor preflight --quick --network        also push NCCL traffic through the NICs and loop each NIC back",
+            "  nccl-doctor preflight --quick --network        NCCL through the NICs, each NIC looped back",
             "  nccl-doctor preflight -o /var/lib/node_exporter/textfile/nccl-doctor.prom   for Prometheus (docs/metrics.md)",
             "  nccl-doctor preflight -o preflight.xml         JUnit XML: a test case per check, for CI",
             "",
+            "-o FILE also writes the result, in the format of its extension: xml (JUnit), prom (Prometheus textfile), json (the "
+                + "--json form), md, html, txt; atomically, so a textfile collector never reads half a file. An earlier "
+                + "nccl-doctor output is replaced; any other file only with --force; a missing folder is refused.",
+            "",
             "Exit codes: 0 no error-level finding, 1 an error-level finding, 2 bad usage or input, 3 the tool failed."})
 final class PreflightCommand implements Callable<Integer> {
+
+    private static final Set<OutputFormat> FORMATS = EnumSet.of(OutputFormat.JUNIT, OutputFormat.PROM, OutputFormat.JSON,
+            OutputFormat.MD, OutputFormat.HTML, OutputFormat.TEXT);
 
     @Mixin
     HostOptions hostOptions;
@@ -76,18 +86,11 @@ final class PreflightCommand implements Callable<Integer> {
             description = "Per collective of --quick. Default: ${DEFAULT-VALUE}.")
     int quickTimeout;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE",
-            description = "Also write the result to FILE, in the format of its extension: .xml (JUnit), .prom (Prometheus textfile), "
-                    + ".json, .md, .html; replaced atomically, so a textfile collector never reads half a file. A file of ours "
-                    + "from an earlier run is replaced; any other file only with --force.")
-    Path output;
+    @Mixin
+    OutputOptions o;
 
-    @Option(names = "--force", description = "Replace -o FILE even if it is not an earlier nccl-doctor output.")
-    boolean force;
-
-    @Option(names = "--rules", paramLabel = "FILE",
-            description = "Rule configuration (severity overrides, disabled codes, thresholds); default configs/rules.yaml.")
-    Path rulesFile;
+    @Mixin
+    RulesOption rulesOption;
 
     @Spec
     CommandSpec spec;
@@ -97,12 +100,17 @@ final class PreflightCommand implements Callable<Integer> {
         if (network && !quick) {
             throw new InputException("--network runs with --quick: give both (nccl-doctor preflight --quick --network)");
         }
+        if (o.output == null && o.format != null) {
+            throw new InputException("--format " + o.format + ": names the format of -o FILE; preflight prints text, or JSON with --json");
+        }
+        OutputFormat fmt = o.output == null ? null : OutputFormat.of(o.format, o.output, FORMATS, "preflight");
+        Outputs.check(o);
         NodeShape shape = profile == null ? NodeShape.none() : Configs.profile(profile);
         if (expect != null) {
             shape = shape.overriddenBy(NodeShape.parse(expect, "--expect"));
         }
         List<Rule> rules = Registry.nodeRules();
-        RuleContext context = new RuleContext(Configs.rules(rulesFile, rules), shape);
+        RuleContext context = new RuleContext(Configs.rules(rulesOption.file, rules), shape);
         List<String> argv = spec.commandLine().getParseResult().originalArgs();
         Snapshot snapshot = Snapshots.take(hostOptions.host(), Probes.node(), argv, VersionInfo.toolVersion(), Clock.systemUTC());
         Evaluation evaluation = Evaluation.of(snapshot, rules, context);
@@ -110,11 +118,14 @@ final class PreflightCommand implements Callable<Integer> {
             evaluation = quick(snapshot, evaluation);
         }
         PreflightReport report = PreflightReport.of(snapshot, shape, evaluation);
-        var out = spec.commandLine().getOut();
-        if (output != null) {
-            write(snapshot, rules, context);
+        PrintWriter out = spec.commandLine().getOut();
+        if (fmt != null) {
+            byte[] doc = fmt == OutputFormat.JSON ? Outputs.utf8(JsonDocument.write(report))
+                    : fmt == OutputFormat.TEXT ? Outputs.utf8(PreflightText.render(report, false))
+                    : ReportDocuments.render(NodeReport.of(snapshot, rules, context), fmt, context.config().thresholds().results());
+            Outputs.write(o.output, o.force, fmt, doc, "preflight");
         }
-        out.print(json ? Json.write(report) : PreflightText.render(report, Terminal.colour()));
+        out.print(json ? JsonDocument.write(report) : Terminal.show(PreflightText.render(report, false)));
         out.flush();
         return report.summary().exitCode();
     }
@@ -138,36 +149,6 @@ final class PreflightCommand implements Callable<Integer> {
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
             return e;
-        }
-    }
-
-    /** The same judgement as a one-node report, in the format of the file's extension (a status file: ours is replaced). */
-    private void write(Snapshot snapshot, List<Rule> rules, RuleContext context) {
-        String fmt = ReportCommand.format(null, output);
-        if (java.nio.file.Files.exists(output) && !force && !ours(output)) {
-            throw new InputException("-o " + output + ": exists and is not an earlier nccl-doctor output; give another name, or --force");
-        }
-        var data = new io.nccldoctor.reports.results.ResultSet("nccl-doctor preflight: " + snapshot.hostName(), false,
-                snapshot.createdAt(), List.of(snapshot.hostName()), List.of(snapshot), List.of(), List.of(), List.of());
-        var r = io.nccldoctor.reports.results.Reports.judgeNodes(data, rules, context);
-        String text = switch (fmt) {
-            case "junit" -> io.nccldoctor.reports.render.JUnitReport.render(r);
-            case "prom" -> io.nccldoctor.reports.render.PrometheusReport.render(r);
-            case "md" -> io.nccldoctor.reports.render.MarkdownReport.render(r);
-            case "html" -> io.nccldoctor.reports.html.HtmlReport.render(r, context.config().thresholds().results());
-            case "json" -> Json.write(r);
-            default -> throw new InputException("-o " + output + ": preflight writes .xml, .prom, .json, .md or .html");
-        };
-        ReportCommand.write(output, text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-    }
-
-    /** Whether the file's first kilobyte names nccl-doctor (every format writes it near the top). */
-    static boolean ours(Path file) {
-        try (java.io.InputStream in = java.nio.file.Files.newInputStream(file)) {
-            String head = new String(in.readNBytes(1024), java.nio.charset.StandardCharsets.UTF_8);
-            return head.contains("nccl-doctor") || head.contains("nccl_doctor");
-        } catch (java.io.IOException e) {
-            return false;
         }
     }
 }

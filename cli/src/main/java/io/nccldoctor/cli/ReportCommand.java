@@ -1,30 +1,20 @@
 package io.nccldoctor.cli;
 
 import io.nccldoctor.core.InputException;
-import io.nccldoctor.core.Json;
 import io.nccldoctor.core.Snapshots;
 import io.nccldoctor.core.capture.Capture;
 import io.nccldoctor.reports.NodeShape;
 import io.nccldoctor.reports.RuleContext;
 import io.nccldoctor.reports.RulesConfig;
 import io.nccldoctor.reports.chart.Chart;
-import io.nccldoctor.reports.html.HtmlReport;
-import io.nccldoctor.reports.render.JUnitReport;
-import io.nccldoctor.reports.render.MarkdownReport;
-import io.nccldoctor.reports.render.PrometheusReport;
 import io.nccldoctor.reports.results.Report;
 import io.nccldoctor.reports.results.ReportCharts;
-import io.nccldoctor.reports.results.ReportText;
 import io.nccldoctor.reports.results.Reports;
 import io.nccldoctor.reports.results.ResultInputs;
 import io.nccldoctor.reports.results.ResultSet;
 import io.nccldoctor.reports.rules.Registry;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -45,7 +35,7 @@ import picocli.CommandLine.Model.CommandSpec;
             "",
             "INPUT is any of: nccl-tests output (text, or the -J JSON file), or a folder of them; `nccl-doctor run --json` "
                 + "output; nvidia-smi topo -m or -p2p and lspci -tv text of the machine; the --json of "
-                + "preflight, topo or gdr, or a capture folder (`nccl-doctor capture -o DIR`), for the node facts the "
+                + "preflight, topo or gdr, or a capture folder (`nccl-doctor capture DIR`), for the node facts the "
                 + "ceilings come from; a bundle folder whose report.yaml names all of these with labels, NCCL_* settings, a "
                 + "perftest matrix, extra ceilings and per-link traffic (docs/report.md).",
             "",
@@ -60,10 +50,12 @@ import picocli.CommandLine.Model.CommandSpec;
         footer = {"",
             "Formats (from the extension of -o, or --format): html (one self-contained file), md (Markdown for a ticket), "
                 + "json, xml (JUnit, a test case per check), prom (Prometheus textfile, docs/metrics.md), png or svg "
-                + "(one chart, --chart NAME), txt or terminal. Without -o: the terminal form on stdout.",
+                + "(one chart, --chart NAME), txt. Without -o: the terminal form on stdout; --json prints the JSON form. "
+                + "-o replaces its own earlier output, any other file only with --force (docs/outputs.md).",
             "",
             "Examples:",
             "  nccl-doctor report all_reduce.txt all_gather.txt",
+            "  nccl-doctor report run.json --json",
             "  nccl-doctor report configs/examples/field-report-cluster -o example.html",
             "  nccl-doctor report run.json node1-capture -o results.xml",
             "  nccl-doctor report configs/examples/field-report-cluster --list-charts",
@@ -75,11 +67,17 @@ final class ReportCommand implements Callable<Integer> {
     @Mixin
     OutputOptions o;
 
+    @Mixin
+    ChartOption chart;
+
+    @Mixin
+    RulesOption rules;
+
     @Parameters(arity = "1..*", paramLabel = "INPUT", description = "Result files, snapshots, capture folders or bundles.")
     List<String> inputs;
 
-
-
+    @Option(names = "--json", description = "Print the report as JSON (the form of -o FILE.json).")
+    boolean json;
 
     @Option(names = "--list-charts", description = "Name the charts these inputs give, and stop.")
     boolean listCharts;
@@ -95,16 +93,20 @@ final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String fmt = format(o.format, o.output);
-        Outputs.refuseOverwrite(o.output, o.force);
-        RulesConfig config = Configs.rules(o.rulesFile, Registry.nodeRules());
-        ResultSet data = new ResultInputs(dir -> Snapshots.take(Capture.open(dir).host(), Probes.withGpus(), List.of("report", dir.toString()),
-                VersionInfo.toolVersion(), Clock.systemUTC())).read(inputs, Instant.now().truncatedTo(ChronoUnit.SECONDS).toString())
-                .withBaselines(BaselineFiles.load(baselines));
+        OutputFormat fmt = Outputs.format(o, json, OutputFormat.ALL, "report");
+        Outputs.check(o);
+        RulesConfig config = Configs.rules(rules.file, Registry.nodeRules());
+        ResultSet data;
+        try (Progress p = Progress.elapsed(spec.commandLine().getErr(), "report: reading " + inputs.size() + " input"
+                + (inputs.size() == 1 ? "" : "s"))) {
+            data = new ResultInputs(dir -> Snapshots.take(Capture.open(dir).host(), Probes.withGpus(), List.of("report", dir.toString()),
+                    VersionInfo.toolVersion(), Clock.systemUTC())).read(inputs, Instant.now().truncatedTo(ChronoUnit.SECONDS).toString())
+                    .withBaselines(BaselineFiles.load(baselines));
+        }
         Report report = Reports.judge(data, Registry.nodeRules(), new RuleContext(config, NodeShape.none()));
         PrintWriter out = spec.commandLine().getOut();
         Map<String, Chart> charts = null;
-        if (listCharts || fmt.equals("png") || fmt.equals("svg")) {
+        if (listCharts || fmt == OutputFormat.PNG || fmt == OutputFormat.SVG) {
             charts = ReportCharts.all(report, config.thresholds().results());
         }
         if (listCharts) {
@@ -115,42 +117,13 @@ final class ReportCommand implements Callable<Integer> {
             out.flush();
             return 0;
         }
-        byte[] bytes = switch (fmt) {
-            case "png", "svg" -> chart(charts, fmt);
-            case "html" -> utf8(HtmlReport.render(report, config.thresholds().results()));
-            case "md" -> utf8(MarkdownReport.render(report));
-            case "json" -> utf8(Json.write(report));
-            case "junit" -> utf8(JUnitReport.render(report));
-            case "prom" -> utf8(PrometheusReport.render(report));
-            default -> utf8(ReportText.render(report));
-        };
-        Outputs.emit(out, o.output, fmt, bytes, report.verdictLine());
+        byte[] bytes = fmt == OutputFormat.PNG || fmt == OutputFormat.SVG ? chart(charts, fmt)
+                : ReportDocuments.render(report, fmt, config.thresholds().results());
+        Outputs.emit(out, o, fmt, bytes, "report", report.verdictLine());
         return report.exitCode();
     }
 
-    static String format(String flag, Path output) {
-        String f = flag != null ? flag.toLowerCase(Locale.ROOT)
-                : output == null ? "terminal" : extension(output.getFileName().toString());
-        return switch (f) {
-            case "html", "htm" -> "html";
-            case "md", "markdown" -> "md";
-            case "json" -> "json";
-            case "xml", "junit" -> "junit";
-            case "prom", "prometheus" -> "prom";
-            case "png" -> "png";
-            case "svg" -> "svg";
-            case "txt", "text", "terminal" -> "terminal";
-            default -> throw new InputException((flag != null ? "--format " + flag : "-o " + output)
-                    + ": unknown format; use html, md, json, xml, prom, png, svg or txt (or give --format)");
-        };
-    }
-
-    private static String extension(String name) {
-        int dot = name.lastIndexOf('.');
-        return dot < 0 ? "" : name.substring(dot + 1);
-    }
-
-    private byte[] chart(Map<String, Chart> charts, String fmt) {
+    private byte[] chart(Map<String, Chart> charts, OutputFormat fmt) {
         String[] wh = size.toLowerCase(Locale.ROOT).split("x");
         int w;
         int h;
@@ -163,23 +136,6 @@ final class ReportCommand implements Callable<Integer> {
         if (w < 100 || h < 100 || w > 8192 || h > 8192) {
             throw new InputException("--size " + size + ": each side from 100 to 8192 pixels");
         }
-        return Outputs.chart(charts, o.chart == null ? "busbw" : o.chart, fmt, w, h, "these inputs give no chart");
-    }
-
-    private static byte[] utf8(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
-    }
-
-    /** Written next to the target and moved into place, so a failed run never leaves half a report. */
-    static void write(Path target, byte[] bytes) {
-        try {
-            Path dir = target.toAbsolutePath().getParent();
-            Files.createDirectories(dir);
-            Path tmp = dir.resolve(".nccl-doctor-report-" + ProcessHandle.current().pid() + "-" + System.nanoTime() + ".tmp");
-            Files.write(tmp, bytes, java.nio.file.StandardOpenOption.CREATE_NEW); // the umask's permissions, as any new file
-            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new InputException("-o " + target + ": cannot write (" + e.getMessage() + ")", e);
-        }
+        return Outputs.chart(charts, chart.name == null ? "busbw" : chart.name, fmt, w, h, "these inputs give no chart");
     }
 }

@@ -1,9 +1,8 @@
 package io.nccldoctor.cli;
 
-import io.nccldoctor.core.InputException;
-import io.nccldoctor.core.Json;
 import io.nccldoctor.core.Snapshots;
 import io.nccldoctor.core.capture.Capture;
+import io.nccldoctor.core.output.JsonDocument;
 import io.nccldoctor.reports.RulesConfig;
 import io.nccldoctor.reports.results.ResultInputs;
 import io.nccldoctor.reports.results.ResultSet;
@@ -13,15 +12,16 @@ import io.nccldoctor.reports.rulezero.RuleZero;
 import io.nccldoctor.reports.rulezero.RuleZeroCharts;
 import io.nccldoctor.reports.rulezero.RuleZeroHtml;
 import io.nccldoctor.reports.rulezero.RuleZeroMarkdown;
+import io.nccldoctor.reports.rulezero.RuleZeroText;
 import io.nccldoctor.reports.rulezero.SuspectTable;
 import io.nccldoctor.reports.rulezero.Verdict;
 import io.nccldoctor.reports.rules.Registry;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
-import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -47,17 +47,30 @@ import picocli.CommandLine.Model.CommandSpec;
             "",
             "Examples:",
             "  nccl-doctor rulezero suspect.csv --reference alltoall_perf.txt",
+            "  nccl-doctor rulezero suspect.csv --reference run.json --json      REF: the --json of run --reference",
             "  nccl-doctor rulezero run.json --reference nccl-tests/ --node node17-capture -o rulezero.html",
             "  nccl-doctor rulezero suspect.csv --gpu \"NVIDIA H100 80GB HBM3\" --nodes 1   against the published baseline",
             "  nccl-doctor rulezero configs/examples/field-report-cluster/suspect-alltoall.csv \\",
             "      --reference configs/examples/field-report-cluster/alltoall-nccl-tests.txt --node configs/examples/field-report-cluster/arrowlake-ws",
             "",
-            "Formats by the extension of -o: html, md, json, png/svg (--chart NAME), txt. Exit codes: 0 consistent (or no reference), "
-                + "1 a harness artifact, both below the ceiling, or below the baseline, 2 bad input."})
+            "Formats by the extension of -o (or --format): html, md, json, png/svg (--chart NAME), txt; --json prints the JSON form. "
+                + "-o replaces its own earlier output, any other file only with --force.",
+            "",
+            "Exit codes: 0 consistent (or no reference), 1 a harness artifact, both below the ceiling, or below the baseline, "
+                + "2 bad input, 3 the tool failed."})
 final class RuleZeroCommand implements Callable<Integer> {
+
+    private static final Set<OutputFormat> FORMATS = EnumSet.of(OutputFormat.TEXT, OutputFormat.HTML, OutputFormat.MD,
+            OutputFormat.JSON, OutputFormat.PNG, OutputFormat.SVG);
 
     @Mixin
     OutputOptions o;
+
+    @Mixin
+    ChartOption chart;
+
+    @Mixin
+    RulesOption rules;
 
     @Parameters(paramLabel = "SUSPECT", description = "The suspect measurements: a CSV/JSON table or `run --json` output.")
     Path suspect;
@@ -78,17 +91,17 @@ final class RuleZeroCommand implements Callable<Integer> {
     @Option(names = "--baselines", paramLabel = "FILE", description = "Published figures (default: configs/baselines.yaml).")
     Path baselines;
 
+    @Option(names = "--json", description = "Print the rule-zero report as JSON (the form of -o FILE.json).")
+    boolean json;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
-        String fmt = ReportCommand.format(o.format, o.output);
-        if (fmt.equals("junit") || fmt.equals("prom")) {
-            throw new InputException("--format " + fmt + ": rulezero writes html, md, json, png, svg or txt");
-        }
-        Outputs.refuseOverwrite(o.output, o.force);
-        RulesConfig config = Configs.rules(o.rulesFile, Registry.nodeRules());
+        OutputFormat fmt = Outputs.format(o, json, FORMATS, "rulezero");
+        Outputs.check(o);
+        RulesConfig config = Configs.rules(rules.file, Registry.nodeRules());
         List<String> inputs = new ArrayList<>(references);
         inputs.addAll(nodes);
         ResultSet set = new ResultInputs(dir -> Snapshots.take(Capture.open(dir).host(), Probes.withGpus(), List.of("rulezero"),
@@ -97,30 +110,14 @@ final class RuleZeroCommand implements Callable<Integer> {
                 gpu == null ? Fact.absent("no --gpu given") : Fact.of(gpu),
                 nodeCount == null ? Fact.absent("no --nodes given") : Fact.of(nodeCount), set.nics().stream().findFirst());
         RuleZero z = RuleZero.of(SuspectTable.parse(suspect), set.sweeps(), set.ceilings(), config.thresholds().results(), baseline);
-        PrintWriter out = spec.commandLine().getOut();
         byte[] bytes = switch (fmt) {
-            case "html" -> utf8(RuleZeroHtml.render(z));
-            case "md" -> utf8(RuleZeroMarkdown.render(z));
-            case "json" -> utf8(Json.write(z));
-            case "png", "svg" -> Outputs.chart(RuleZeroCharts.all(z), o.chart, fmt, 1100, 560, "no chart: no suspect row has a reference");
-            default -> utf8(text(z));
+            case HTML -> Outputs.utf8(RuleZeroHtml.render(z));
+            case MD -> Outputs.utf8(RuleZeroMarkdown.render(z));
+            case JSON -> Outputs.utf8(JsonDocument.write(z));
+            case PNG, SVG -> Outputs.chart(RuleZeroCharts.all(z), chart.name, fmt, 1100, 560, "no chart: no suspect row has a reference");
+            default -> Outputs.utf8(RuleZeroText.render(z));
         };
-        Outputs.emit(out, o.output, fmt, bytes, z.verdictLine());
+        Outputs.emit(spec.commandLine().getOut(), o, fmt, bytes, "rulezero", z.verdictLine());
         return z.verdict() == Verdict.HARNESS_ARTIFACT || z.verdict() == Verdict.FABRIC || z.verdict() == Verdict.BELOW_BASELINE ? 1 : 0;
-    }
-
-    /** The verdict first, then a line per measurement. */
-    static String text(RuleZero z) {
-        StringBuilder s = new StringBuilder("nccl-doctor rulezero: " + z.verdictLine() + "\n\n");
-        for (var j : z.rows()) {
-            s.append(String.format(Locale.ROOT, "  %-16s %-10s %14s B  %s: %s%n", j.suspect().collective(), j.suspect().dtype(),
-                    String.format(Locale.ROOT, "%,d", j.suspect().bytes()), j.verdict(), j.why()));
-        }
-        s.append("\nThe audit and the chart: -o FILE.md or FILE.html\n");
-        return s.toString();
-    }
-
-    private static byte[] utf8(String s) {
-        return Outputs.utf8(s);
     }
 }

@@ -6,6 +6,7 @@ import io.nccldoctor.core.InputException;
 import io.nccldoctor.reports.run.RunOptions;
 import io.nccldoctor.reports.run.RunText;
 import io.nccldoctor.reports.run.RunVerb;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -134,7 +135,7 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--force", description = "Use a --log-dir that already holds files.")
     boolean force;
 
-    @Option(names = "--json", description = "Print the result as JSON.")
+    @Option(names = "--json", description = "Print the result as JSON (kind \"run\"; the input of report, compare and rulezero).")
     boolean json;
 
     /** Set by the parent in the child that runs an NCCL without non-blocking initialisation. */
@@ -153,18 +154,21 @@ final class RunCommand implements Callable<Integer> {
                 check, Duration.ofSeconds(timeoutSeconds), conditioning, offsetBytes, root, Optional.ofNullable(rendezvous),
                 Optional.ofNullable(logDir), force, json, Optional.ofNullable(reference), Optional.ofNullable(ncclTestsDir), ncclTests.flags(),
                 Optional.ofNullable(progressFile));
-        var out = spec.commandLine().getOut();
-        var err = spec.commandLine().getErr();
-        if (reference != null) {
-            return RunVerb.reference(o, System.getenv(), out, err);
+        try (Progress p = progressFile != null ? null : Progress.elapsed(spec.commandLine().getErr(), "run " + collective
+                + (reference != null ? " through " + reference : "") + ", limit " + timeoutSeconds + " s")) {
+            PrintWriter out = p == null ? spec.commandLine().getOut() : p.guard(spec.commandLine().getOut());
+            PrintWriter err = p == null ? spec.commandLine().getErr() : p.guard(spec.commandLine().getErr());
+            if (reference != null) {
+                return RunVerb.reference(o, System.getenv(), out, err);
+            }
+            return RunVerb.nativeRun(o, HostOptions.liveHost(), System.getenv(), out, err, (progress, logs) -> {
+                List<String> args = new ArrayList<>(spec.commandLine().getParseResult().originalArgs()); // from the verb on
+                int after = args.indexOf(spec.name()) + 1;
+                args.addAll(after, List.of("--progress-file", progress.toString()));
+                logs.ifPresent(d -> args.addAll(after, List.of("--log-dir", d.toString())));
+                return JavaSelf.argv(args);
+            });
         }
-        return RunVerb.nativeRun(o, HostOptions.liveHost(), System.getenv(), out, err, (progress, logs) -> {
-            List<String> args = new ArrayList<>(spec.commandLine().getParseResult().originalArgs()); // from the verb on
-            int after = args.indexOf(spec.name()) + 1;
-            args.addAll(after, List.of("--progress-file", progress.toString()));
-            logs.ifPresent(d -> args.addAll(after, List.of("--log-dir", d.toString())));
-            return JavaSelf.argv(args);
-        });
     }
 
     /** The NCCL logs lines of a run's text (RunText.logs); kept under this name for the existing CLI tests. */

@@ -33,7 +33,7 @@ final class SweepChildCommand implements Callable<Integer> {
         try {
             r = Json.mapper().readValue(request.toFile(), ChildRequest.class);
         } catch (IOException e) {
-            throw new InputException(request + ": not a sweep request (" + e.getMessage() + ")", e);
+            throw new InputException(request + ": not a sweep request (" + e.getMessage().lines().findFirst().orElse("") + ")", e);
         }
         Host host = HostOptions.liveHost();
         return SweepChild.run(r, new LibrariesProbe().run(host), new GpuProbe().run(host).gpus().map(List::size), System.getenv(), result);

@@ -3,23 +3,21 @@ package io.nccldoctor.cli;
 import io.nccldoctor.collectives.Libraries;
 import io.nccldoctor.collectives.LibrariesProbe;
 import io.nccldoctor.collectives.launch.Readiness;
-import io.nccldoctor.collectives.sweep.ChildSpec;
 import io.nccldoctor.collectives.sweep.Orchestrator;
 import io.nccldoctor.collectives.sweep.SweepPlan;
 import io.nccldoctor.core.Host;
 import io.nccldoctor.core.InputException;
+import io.nccldoctor.core.output.JsonDocument;
 import io.nccldoctor.gdr.GpuProbe;
+import io.nccldoctor.reports.sweep.DryRun;
 import io.nccldoctor.reports.sweep.PlanValidator;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -37,23 +35,32 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "killed with its process tree and recorded as a hang with the tail of its output and NCCL log; a crash is "
                 + "recorded the same way, and the sweep goes on."},
         footer = {"",
-            "PLAN is a file, or the name of one in configs/sweeps (quick, proto, gdr-levels, ab-nccl).",
+            "PLAN is a file, or the name of one in configs/sweeps (quick, proto, gdr-levels, ab-nccl). --dry-run shows the plan "
+                + "and warns about library folders this machine lacks (a real run refuses them).",
             "",
             "Examples:",
             "  nccl-doctor sweep quick --dry-run             each child, its command and environment",
-            "  nccl-doctor sweep configs/sweeps/proto.yaml -o proto.jsonl",
-            "  nccl-doctor sweep ab-nccl -o ab.jsonl --resume",
+            "  nccl-doctor sweep configs/sweeps/ab-nccl.yaml --dry-run --json",
+            "  nccl-doctor sweep configs/sweeps/proto.yaml --results proto.jsonl",
+            "  nccl-doctor sweep ab-nccl --results ab.jsonl --resume",
             "  nccl-doctor compare ab.jsonl -o ab.html        then: did b help, where, and is it real",
             "",
             "Exit codes: 0 every point finished, 1 a point failed or this node cannot run the plan, 2 bad plan or usage, 3 the tool failed."})
 final class SweepCommand implements Callable<Integer> {
 
+    /** The lines the orchestrator prints per child: "[3/12] ID …". */
+    private static final Pattern CHILD_LINE = Pattern.compile("^\\[(\\d+)/(\\d+)]");
+
     @Parameters(paramLabel = "PLAN", description = "A plan file, or a name from configs/sweeps.")
     String planName;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "The JSONL result file (default: sweep-NAME.jsonl); its "
+    @Option(names = "--results", paramLabel = "FILE", description = "The JSONL result file (default: sweep-NAME.jsonl); its "
             + "children's folders go to FILE.d/.")
-    Path output;
+    Path results;
+
+    /** The earlier spelling of --results, kept working: -o means a report file on every other verb. */
+    @Option(names = {"-o", "--output"}, hidden = true, paramLabel = "FILE")
+    Path oldResults;
 
     @Option(names = "--resume", description = "Continue the sweep in FILE: skip every point it holds.")
     boolean resume;
@@ -64,6 +71,9 @@ final class SweepCommand implements Callable<Integer> {
     @Option(names = "--dry-run", description = "Validate, then print every child with its command and environment; run nothing.")
     boolean dryRun;
 
+    @Option(names = "--json", description = "With --dry-run: print the plan as JSON. (A sweep's results are the JSONL file.)")
+    boolean json;
+
     @Option(names = "--nccl-version", paramLabel = "X.Y.Z", description = "Validate against this NCCL (default: the library each "
             + "arm names, else the NCCL this node loads, else the plan's ncclVersion).")
     String ncclVersion;
@@ -73,50 +83,34 @@ final class SweepCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
-        Path file = planFile(planName);
+        if (results != null && oldResults != null) {
+            throw new InputException("--results and -o name the same file: give --results");
+        }
+        if (json && !dryRun) {
+            throw new InputException("--json prints the plan of --dry-run; a sweep's results are the JSONL file (--results FILE)");
+        }
+        Path file = Configs.sweepPlan(planName);
         SweepPlan plan = SweepPlan.load(file);
         Host host = HostOptions.liveHost();
         Libraries libs = new LibrariesProbe().run(host);
         String version = ncclVersion != null ? ncclVersion : libs.nccl().version().isValue() ? libs.nccl().version().get()
                 : plan.ncclVersion() != null ? plan.ncclVersion() : null;
         PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
         String against = version != null ? version : "2.30.7";
         if (version == null) {
-            out.println("validating against NCCL " + against + " (no NCCL found here and the plan names no ncclVersion)");
+            err.println("validating against NCCL " + against + " (no NCCL found here and the plan names no ncclVersion)");
         }
-        PlanValidator.check(plan, against, file);
-        Path results = (output != null ? output : Path.of("sweep-" + plan.name() + ".jsonl")).toAbsolutePath();
-        List<ChildSpec> children = plan.children();
-        List<String> childCommand = childCommand();
+        Path resultFile = (results != null ? results : oldResults != null ? oldResults : Path.of("sweep-" + plan.name() + ".jsonl"))
+                .toAbsolutePath();
+        List<String> childCommand = JavaSelf.argv(List.of("sweep-child"));
         if (dryRun) {
-            out.printf("plan %s: %d children x %d collectives = %d points; results to %s%n", plan.name(), children.size(),
-                    plan.collectives().size(), children.size() * plan.collectives().size(), results);
-            Map<String, String> parent = System.getenv();
-            for (int i = 0; i < children.size(); i++) {
-                ChildSpec c = children.get(i);
-                Path dir = results.resolveSibling(results.getFileName() + ".d").resolve(c.id().replaceAll("[^A-Za-z0-9._=,+-]", "_"));
-                List<String> argv = new ArrayList<>(plan.launcherPrefix());
-                argv.addAll(childCommand);
-                argv.addAll(List.of("--request", dir.resolve("request.json").toString(), "--result", dir.resolve("result.jsonl").toString()));
-                out.printf("%n[%d/%d] %s (arm %s, %s, repetition %d): %s%n", i + 1, children.size(), c.id(), c.arm(), c.envLabel(),
-                        c.repeat() + 1, String.join(", ", c.collectives()));
-                out.println("  argv: " + String.join(" ", argv));
-                out.println("  limit: " + (plan.timeoutOr() * c.collectives().size()) + " s");
-                Map<String, String> env = c.environment(parent, dir);
-                for (Map.Entry<String, String> e : new TreeMap<>(env).entrySet()) {
-                    if (!e.getValue().equals(parent.get(e.getKey()))) {
-                        out.println("  set   " + e.getKey() + "=" + e.getValue());
-                    }
-                }
-                for (String k : new TreeMap<>(parent).keySet()) {
-                    if (!env.containsKey(k)) {
-                        out.println("  unset " + k);
-                    }
-                }
-            }
+            DryRun d = DryRun.of(plan, against, DryRun.validate(plan, against, file), resultFile, childCommand, System.getenv());
+            out.print(json ? JsonDocument.write(d) : d.text()); // not wrapped: each argv line is a command to copy
             out.flush();
             return 0;
         }
+        PlanValidator.check(plan, against, file);
         if (plan.launcherPrefix().isEmpty()) { // children run here: this node must be able to
             List<String> missing = Readiness.missing(libs, new GpuProbe().run(host).gpus().map(List::size), plan.gpusOr(), System.getenv());
             if (!missing.isEmpty()) {
@@ -126,53 +120,19 @@ final class SweepCommand implements Callable<Integer> {
                 return 1;
             }
         }
-        Orchestrator.Summary s = new Orchestrator(plan, new Orchestrator.Options(results, resume, force, childCommand, System.getenv(),
-                line -> {
-                    out.println(line);
-                    out.flush();
-                })).run();
-        out.printf("%s: %d points in %d children (%d skipped as done) in %.1f s%s%n", results, s.points(), s.childrenRun(),
+        Orchestrator.Summary s;
+        try (Progress p = Progress.onStderr(err, "sweep " + plan.name(), plan.children().size(), "children")) {
+            s = new Orchestrator(plan, new Orchestrator.Options(resultFile, resume, force, childCommand, System.getenv(), line -> {
+                Matcher m = CHILD_LINE.matcher(line);
+                if (m.find()) {
+                    p.set(Long.parseLong(m.group(1)));
+                }
+                p.println(out, line);
+            })).run();
+        }
+        out.printf("%s: %d points in %d children (%d skipped as done) in %.1f s%s%n", resultFile, s.points(), s.childrenRun(),
                 s.childrenSkipped(), s.wallMs() / 1000.0, s.failures().isEmpty() ? "" : "; failed: " + s.failures());
         out.flush();
         return s.failures().isEmpty() ? 0 : 1;
-    }
-
-    /** A file, or NAME from configs/sweeps (the repository's folder, else the copy inside the jar). */
-    static Path planFile(String name) throws IOException {
-        Path p = Path.of(name);
-        if (Files.isRegularFile(p)) {
-            return p;
-        }
-        if (name.contains("/") || name.endsWith(".yaml")) {
-            throw new InputException(name + ": no such plan file");
-        }
-        String home = System.getProperty("nccldoctor.home");
-        if (home != null && Files.isRegularFile(Path.of(home, "configs", "sweeps", name + ".yaml"))) {
-            return Path.of(home, "configs", "sweeps", name + ".yaml");
-        }
-        try (InputStream in = SweepCommand.class.getResourceAsStream("/configs/sweeps/" + name + ".yaml")) {
-            if (in == null) {
-                throw new InputException(name + ": no such plan; plans are the files in configs/sweeps (quick, proto, gdr-levels, "
-                        + "ab-nccl), or give a path");
-            }
-            Path tmp = Files.createTempFile("nccl-doctor-plan-" + name + "-", ".yaml");
-            tmp.toFile().deleteOnExit();
-            Files.copy(in, tmp, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-            return tmp;
-        }
-    }
-
-    /** This same program, as the child: java -jar THIS.jar sweep-child. */
-    static List<String> childCommand() {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        try {
-            Path jar = Path.of(SweepCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            if (Files.isRegularFile(jar)) {
-                return List.of(java, "-jar", jar.toString(), "sweep-child");
-            }
-            return List.of(java, "-cp", System.getProperty("java.class.path"), Main.class.getName(), "sweep-child");
-        } catch (java.net.URISyntaxException | SecurityException e) {
-            return List.of(java, "-cp", System.getProperty("java.class.path"), Main.class.getName(), "sweep-child");
-        }
     }
 }

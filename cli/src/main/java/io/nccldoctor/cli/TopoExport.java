@@ -30,7 +30,7 @@ final class TopoExport {
             description = "Write the PCI tree as an NCCL topology file (for NCCL_TOPO_FILE where a VM hides the real topology).")
     Path file;
 
-    @Option(names = "--force", description = "Replace an existing --emit-nccl-topo-xml file (or a symbolic link there: the link itself).")
+    /** The verb's --force (OutputOptions): replace an existing file, or a symbolic link there (the link itself). */
     boolean force;
 
     /** Writes the file when asked; returns a line for the user, or null. */

@@ -2,10 +2,9 @@ package io.nccldoctor.cli;
 
 import io.nccldoctor.collectives.sweep.SweepPlan;
 import io.nccldoctor.core.InputException;
-import io.nccldoctor.core.Json;
+import io.nccldoctor.core.output.JsonDocument;
 import io.nccldoctor.reports.compare.CompareThresholds;
 import io.nccldoctor.reports.rules.Registry;
-import io.nccldoctor.reports.tune.OwnedFile;
 import io.nccldoctor.reports.tune.TuneOutputs;
 import io.nccldoctor.reports.tune.TuneText;
 import io.nccldoctor.reports.tune.Tuner;
@@ -16,6 +15,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -35,13 +35,14 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "(configs/sweeps/tune.yaml) with 'default' among the values, and set NCCL_DEBUG_SUBSYS=INIT,ENV,TUNING.",
             "",
             "Examples:",
-            "  nccl-doctor sweep tune -o tune.jsonl && nccl-doctor tune tune.jsonl",
+            "  nccl-doctor sweep tune --results tune.jsonl && nccl-doctor tune tune.jsonl",
             "  nccl-doctor tune tune.jsonl -o nccl_tuner.conf --verify-plan verify.yaml",
-            "  nccl-doctor sweep verify.yaml -o verify.jsonl && nccl-doctor compare verify.jsonl",
-            "  nccl-doctor tune tune.jsonl --as-env               what each measured NCCL_PROTO/NCCL_ALGO pin would cost",
+            "  nccl-doctor sweep verify.yaml --results verify.jsonl && nccl-doctor compare verify.jsonl",
+            "  nccl-doctor tune tune.jsonl --as-env       what each measured pin would cost",
             "  nccl-doctor tune tune.jsonl --json > tune.json",
             "",
-            "Files are replaced only when their first line is this tool's marker, else with --force; see docs/tune.md for "
+            "-o and --verify-plan follow every verb's output rule (docs/outputs.md): a file is replaced only when its first line "
+                + "is this tool's marker, a '#' comment NCCL's example tuner skips, else with --force. See docs/tune.md for "
                 + "building the example plugin. Exit codes: 0 done (a pin --as-env refuses is a warning, NCCL_GLOBAL_PIN), 2 bad "
                 + "input, 3 the tool failed."})
 final class TuneCommand implements Callable<Integer> {
@@ -83,14 +84,15 @@ final class TuneCommand implements Callable<Integer> {
     @Option(names = "--arm", paramLabel = "NAME", description = "The arm of a sweep of several NCCL libraries to tune for.")
     String arm;
 
-    @Option(names = "--force", description = "Replace -o and --verify-plan files that this tool did not write.")
+    @Option(names = "--force", description = "Replace -o and --verify-plan files even if nccl-doctor did not write them (or they are "
+            + "symbolic links).")
     boolean force;
 
     @Option(names = "--json", description = "Print the decisions as JSON (schemaVersion, kind \"tune\").")
     boolean json;
 
-    @Option(names = "--rules", paramLabel = "FILE", description = "Rule configuration (default: configs/rules.yaml).")
-    Path rulesFile;
+    @Mixin
+    RulesOption rulesOption;
 
     @Spec
     CommandSpec spec;
@@ -100,13 +102,8 @@ final class TuneCommand implements Callable<Integer> {
         if (verifyPlan != null && output == null) {
             throw new InputException("--verify-plan needs -o FILE: the plan points NCCL_TUNER_CONFIG_FILE at the tuner file");
         }
-        if (output != null) {
-            OwnedFile.refuse(output, force, "-o");
-        }
-        if (verifyPlan != null) {
-            OwnedFile.refuse(verifyPlan, force, "--verify-plan");
-        }
-        CompareThresholds base = Configs.rules(rulesFile, Registry.nodeRules()).thresholds().compare().withDefaults();
+        TuneOutputs.check(output, verifyPlan, force);
+        CompareThresholds base = Configs.rules(rulesOption.file, Registry.nodeRules()).thresholds().compare().withDefaults();
         CompareThresholds t;
         try {
             t = new CompareThresholds(minGain != null ? minGain : base.minChange(), alpha != null ? alpha : base.alpha(), base.bootstrap(),
@@ -120,11 +117,9 @@ final class TuneCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         List<String> wrote = TuneOutputs.write(tuning, output, verifyPlan, planText, force);
         if (json) {
-            out.print(Json.write(tuning));
+            out.print(JsonDocument.write(tuning));
         } else {
-            out.print(TuneText.render(tuning));
-            out.println();
-            wrote.forEach(out::println);
+            out.print(Terminal.show(TuneText.render(tuning) + "\n" + String.join("\n", wrote) + "\n"));
         }
         out.flush();
         return 0;

@@ -47,7 +47,7 @@ class MetricsRecipeTest {
             }
         }
         String prom = Files.readString(target);
-        assertThat(prom).startsWith("# HELP nccl_doctor_report_created_timestamp_seconds");
+        assertThat(prom).startsWith("# nccl-doctor generated this file").contains("\n# HELP nccl_doctor_report_created_timestamp_seconds");
         long samples = prom.lines().filter(l -> !l.startsWith("#")).count();
         assertThat(samples).as("the example bundle (10 sweeps, 49 sizes) in a textfile: no series per size").isBetween(20L, 150L);
         assertThat(prom).doesNotContain("size_bytes=\"8\"").doesNotContain("placement=");

@@ -54,8 +54,8 @@ class TuneCommandTest {
         Path conf = Files.writeString(tmp.resolve("nccl_tuner.conf"), "allreduce,0,65536,tree,simple,2,1,-1,-1,1\n");
         Run r = cli("tune", tmp.resolve("results.jsonl").toString(), "-o", conf.toString());
         assertThat(r.code()).isEqualTo(2);
-        assertThat(r.err().strip()).isEqualTo("nccl-doctor: -o " + conf + ": exists and was not written by nccl-doctor tune (its first "
-                + "line is not '# nccl-doctor tune…'); give another name, or --force to replace it");
+        assertThat(r.err().strip()).isEqualTo("nccl-doctor: -o " + conf + ": exists and is not an earlier nccl-doctor output (its first "
+                + "line carries no nccl-doctor marker); give another name, or --force to replace it");
         assertThat(Files.readString(conf)).isEqualTo("allreduce,0,65536,tree,simple,2,1,-1,-1,1\n");
     }
 

@@ -76,7 +76,7 @@ class TuneEndToEndTest {
     void exactlyThePlantedRangeIsTunedAndTheTunedArmIsFasterThereOnly() throws Exception {
         Path plan = plan();
         Path results = tmp.resolve("tune.jsonl");
-        StandInTool.Ran sweep = StandInTool.run(env(), LIMIT, "sweep", plan.toString(), "-o", results.toString());
+        StandInTool.Ran sweep = StandInTool.run(env(), LIMIT, "sweep", plan.toString(), "--results", results.toString());
         assertThat(sweep.code()).as(sweep.out() + sweep.err()).isZero();
 
         Path conf = tmp.resolve("nccl_tuner.conf");
@@ -90,10 +90,11 @@ class TuneEndToEndTest {
         assertThat(t.at("/pins/0/pin").asText()).isEqualTo("NCCL_PROTO=LL128");
         assertThat(t.at("/pins/0/refused").asBoolean()).isTrue();
         assertThat(t.at("/findings/0/code").asText()).as("the pin loses somewhere: refused").isEqualTo("NCCL_GLOBAL_PIN");
-        assertThat(Files.readString(conf)).startsWith("# nccl-doctor tune").contains("\nallreduce,524288,1048576,ring,ll128,-1,1,2,-1,-1\n");
+        assertThat(Files.readString(conf)).startsWith("# nccl-doctor generated this file (tune -o)").contains("\n# nccl-doctor tune: rows")
+                .contains("\nallreduce,524288,1048576,ring,ll128,-1,1,2,-1,-1\n");
 
         Path checked = tmp.resolve("verify.jsonl");
-        StandInTool.Ran again = StandInTool.run(env(), LIMIT, "sweep", verify.toString(), "-o", checked.toString());
+        StandInTool.Ran again = StandInTool.run(env(), LIMIT, "sweep", verify.toString(), "--results", checked.toString());
         assertThat(again.code()).as(again.out() + again.err()).isZero();
         List<SweepRecord> tuned = ResultLog.read(checked).stream().filter(r -> r.isPoint() && r.arm().equals("tuned")).toList();
         assertThat(tuned).hasSize(14).allSatisfy(r -> assertThat(r.algorithms()).as("the tuner file reached NCCL in the tuned arm")
@@ -107,6 +108,9 @@ class TuneEndToEndTest {
         List<String> changed = new ArrayList<>();
         for (JsonNode r : Json.mapper().readTree(Files.readString(json)).get("rows")) {
             String verdict = r.get("verdict").asText();
+            if (verdict.equals("NOT_TESTED") && r.get("roundedZero").asBoolean()) {
+                continue; // a run's busbw printed as 0.00 GB/s (a latency-bound size on a loaded host): left out by compare, no change
+            }
             if (!verdict.equals("NO_CHANGE")) {
                 changed.add(r.get("collective").asText() + " " + r.get("sizeBytes").asLong() / KIB + " KiB " + verdict);
             }

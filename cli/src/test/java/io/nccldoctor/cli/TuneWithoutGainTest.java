@@ -58,7 +58,7 @@ class TuneWithoutGainTest {
         String out = cli(0, "tune", results.toString(), "-o", conf.toString());
         assertThat(out).contains("allreduce on 2 ranks, 1 node: no size switches",
                 "wrote " + conf + ": no rows: nothing measured beats NCCL's own choice for real");
-        assertThat(Files.readString(conf)).startsWith("# nccl-doctor tune").contains("\n# no rows: nothing measured beats NCCL's own choice")
+        assertThat(Files.readString(conf)).startsWith("# nccl-doctor generated this file (tune -o)").contains("\n# no rows: nothing measured beats NCCL's own choice")
                 .doesNotContainPattern("(?m)^[a-z]");
         JsonNode json = Json.mapper().readTree(cli(0, "tune", results.toString(), "--json"));
         assertThat(json.get("rows")).isEmpty();

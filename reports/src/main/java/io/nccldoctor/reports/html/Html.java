@@ -1,5 +1,9 @@
 package io.nccldoctor.reports.html;
 
+import io.nccldoctor.reports.Finding;
+import io.nccldoctor.reports.Severity;
+import java.util.List;
+
 /**
  * What every HTML page of the tool shares: escaping for text and attribute values (every string from a host, a log or
  * a file goes through it), the head with a Content Security Policy that allows no script and no request (images
@@ -21,6 +25,7 @@ public final class Html {
             td.bad{background:#fbe3e3;font-weight:bold}
             img{max-width:100%;height:auto;background:#fff;border:1px solid #d5d9e0;border-radius:4px;margin:6px 0}
             ul{margin:6px 0 6px 18px;padding:0} .muted{color:#666;font-size:12.5px}
+            code{font-family:"DejaVu Sans Mono",monospace;font-size:12px;background:#eef0f4;padding:0 3px;border-radius:3px}
             """;
 
     /** The doctype, the head (CSP, title, style) and the opening of the body, into {@code h}. */
@@ -57,15 +62,37 @@ public final class Html {
         return b.toString();
     }
 
+    /**
+     * Prose written by this tool (a remedy, a title), escaped as {@link #esc} does, with each {@code `…`} span set as
+     * {@code <code>} so that a command reads and copies as code; an unpaired backtick stays a backtick.
+     */
+    public static String prose(String s) {
+        if (s == null) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder(s.length() + 32);
+        int from = 0;
+        while (from < s.length()) {
+            int open = s.indexOf('`', from);
+            int close = open < 0 ? -1 : s.indexOf('`', open + 1);
+            if (close < 0) {
+                b.append(esc(s.substring(from)));
+                break;
+            }
+            b.append(esc(s.substring(from, open))).append("<code>").append(esc(s.substring(open + 1, close))).append("</code>");
+            from = close + 1;
+        }
+        return b.toString();
+    }
+
     /** The findings section: errors, then warnings, then information, each with its code, subject, evidence and remedy. */
-    public static void findings(StringBuilder h, java.util.List<io.nccldoctor.reports.Finding> findings) {
+    public static void findings(StringBuilder h, List<Finding> findings) {
         h.append("<section id=\"findings\"><h2>Findings</h2>\n");
         if (findings.isEmpty()) {
             h.append("<p>No finding.</p>\n");
         }
-        for (io.nccldoctor.reports.Severity s : java.util.List.of(io.nccldoctor.reports.Severity.ERROR, io.nccldoctor.reports.Severity.WARN,
-                io.nccldoctor.reports.Severity.INFO)) {
-            for (io.nccldoctor.reports.Finding f : findings) {
+        for (Severity s : List.of(Severity.ERROR, Severity.WARN, Severity.INFO)) {
+            for (Finding f : findings) {
                 if (f.severity() != s) {
                     continue;
                 }
@@ -73,7 +100,7 @@ public final class Html {
                         .append("<span class=\"code\">").append(esc(f.code())).append("</span> <span class=\"subject\">")
                         .append(esc(f.subject())).append("</span><div><b>").append(esc(f.title())).append("</b></div><ul>");
                 f.evidence().forEach(e -> h.append("<li>").append(esc(e)).append("</li>"));
-                h.append("</ul><div class=\"remedy\"><b>Remedy:</b> ").append(esc(f.remedy())).append("</div></div>\n");
+                h.append("</ul><div class=\"remedy\"><b>Remedy:</b> ").append(prose(f.remedy())).append("</div></div>\n");
             }
         }
         h.append("</section>\n");

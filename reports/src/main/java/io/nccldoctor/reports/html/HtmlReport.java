@@ -1,7 +1,7 @@
 package io.nccldoctor.reports.html;
 
-import io.nccldoctor.reports.parsed.NcclLogText;
 import static io.nccldoctor.reports.html.Html.esc;
+
 
 import io.nccldoctor.collectives.parse.NcclTestsOutput;
 import io.nccldoctor.core.Snapshot;
@@ -9,7 +9,10 @@ import io.nccldoctor.reports.ResultThresholds;
 import io.nccldoctor.reports.chart.Chart;
 import io.nccldoctor.reports.chart.Charts;
 import io.nccldoctor.reports.chart.Format;
+import io.nccldoctor.reports.chart.GpuNicHeatMap;
+import io.nccldoctor.reports.chart.PathMatrix;
 import io.nccldoctor.reports.chart.SizeLabels;
+import io.nccldoctor.reports.parsed.NcclLogText;
 import io.nccldoctor.reports.results.Ceiling;
 import io.nccldoctor.reports.results.Check;
 import io.nccldoctor.reports.results.PortTraffic;
@@ -151,8 +154,8 @@ public final class HtmlReport {
             Chart c = charts.get("paths-" + n.hostName());
             if (c != null) {
                 h.append("<h3>").append(esc(n.hostName())).append("</h3>\n");
-                int size = 120 + 56 * (int) Math.sqrt(Math.max(1, ((io.nccldoctor.reports.chart.PathMatrix) c).rows().size()
-                        * ((io.nccldoctor.reports.chart.PathMatrix) c).rows().size()));
+                int size = 120 + 56 * (int) Math.sqrt(Math.max(1, ((PathMatrix) c).rows().size()
+                        * ((PathMatrix) c).rows().size()));
                 image(h, c, "paths-" + n.hostName(), 760, Math.min(900, size));
             }
         }
@@ -168,7 +171,7 @@ public final class HtmlReport {
             if (reads != null && writes != null) {
                 any = true;
                 h.append("<h3>").append(esc(n.hostName())).append("</h3>\n");
-                int rows = ((io.nccldoctor.reports.chart.GpuNicHeatMap) reads).gpus().size();
+                int rows = ((GpuNicHeatMap) reads).gpus().size();
                 image(h, reads, "nic-reads-" + n.hostName(), 540, Math.min(900, 150 + 48 * rows));
                 image(h, writes, "nic-writes-" + n.hostName(), 540, Math.min(900, 150 + 48 * rows));
             }

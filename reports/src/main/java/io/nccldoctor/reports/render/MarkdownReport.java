@@ -47,14 +47,14 @@ public final class MarkdownReport {
         ResultSet d = r.data();
         line("# " + text(d.title()) + (d.example() ? " (EXAMPLE DATA)" : ""));
         line("");
-        line("**" + text(r.verdictLine()) + "**");
+        wrapped("", "**" + text(r.verdictLine()) + "**", "");
         line("");
         if (d.example()) {
             line("> **EXAMPLE DATA**: the shipped example, not a measurement of any cluster.");
             line("");
         }
-        line("Created " + text(d.createdAt()) + " from " + (d.inputs().isEmpty() ? "no input"
-                : d.inputs().stream().map(MarkdownReport::text).collect(Collectors.joining(", "))) + ".");
+        wrapped("", "Created " + text(d.createdAt()) + " from " + (d.inputs().isEmpty() ? "no input"
+                : d.inputs().stream().map(MarkdownReport::text).collect(Collectors.joining(", "))) + ".", "");
         line("");
     }
 
@@ -88,13 +88,13 @@ public final class MarkdownReport {
         var f = sf.finding();
         line("#### " + text(f.code()) + ": " + text(f.title()));
         line("");
-        line("Subject: " + text(f.subject()) + sf.scope().map(s -> "; Scope: " + text(s)).orElse(""));
+        wrapped("", "Subject: " + text(f.subject()) + sf.scope().map(s -> "; Scope: " + text(s)).orElse(""), "");
         line("");
-        f.evidence().forEach(e -> line("- " + text(e)));
+        f.evidence().forEach(e -> wrapped("- ", text(e), "  "));
         if (!f.evidence().isEmpty()) {
             line("");
         }
-        line("Remedy: " + text(f.remedy()));
+        wrapped("", "Remedy: " + MarkdownText.prose(f.remedy()), "");
         line("");
     }
 
@@ -114,9 +114,9 @@ public final class MarkdownReport {
         line("- Collective: " + fact(s.collective(), MarkdownReport::text));
         line("- Ranks: " + fact(s.ranks(), String::valueOf) + "; Nodes: " + fact(s.nodes(), String::valueOf));
         line("- NCCL version: " + fact(s.ncclVersion(), MarkdownReport::text));
-        line("- Env: " + (s.env().isEmpty() ? "not recorded" : new TreeMap<>(s.env()).entrySet().stream()
-                .map(e -> text(e.getKey()) + "=" + text(e.getValue())).collect(Collectors.joining(", "))));
-        line("- Source: " + text(s.source()) + " (" + text(s.tool()) + ")");
+        wrapped("- ", "Env: " + (s.env().isEmpty() ? "not recorded" : new TreeMap<>(s.env()).entrySet().stream()
+                .map(e -> text(e.getKey()) + "=" + text(e.getValue())).collect(Collectors.joining(", "))), "  ");
+        wrapped("- ", "Source: " + text(s.source()) + " (" + text(s.tool()) + ")", "  ");
         line("");
         line("| Size | Count | Type | Time (us) | Algbw (GB/s) | Busbw (GB/s) | #wrong "
                 + "| In-place time (us) | In-place algbw (GB/s) | In-place busbw (GB/s) | In-place #wrong |");
@@ -178,8 +178,8 @@ public final class MarkdownReport {
         for (PortTraffic t : sets) {
             line("### " + text(t.label()));
             line("");
-            line("CV " + number(t.cv()) + " (population standard deviation / mean; 0 is perfectly even); Source: "
-                    + text(t.source()));
+            wrapped("", "CV " + number(t.cv()) + " (population standard deviation / mean; 0 is perfectly even); Source: "
+                    + text(t.source()), "");
             line("");
             long total = t.txBytes().values().stream().mapToLong(Long::longValue).sum();
             line("| Link | Tx bytes | Tx | Share |");
@@ -200,8 +200,8 @@ public final class MarkdownReport {
         line("");
         for (Check c : checks) {
             if (c.waived()) {
-                line("- " + text(c.code()) + " on " + text(c.scope()) + ": " + text(c.title()) + " (waived: "
-                        + text(c.waivedBecause()) + ")");
+                wrapped("- ", text(c.code()) + " on " + text(c.scope()) + ": " + text(c.title()) + " (waived: "
+                        + text(c.waivedBecause()) + ")", "  ");
             }
         }
         if (waived > 0) {
@@ -245,10 +245,11 @@ public final class MarkdownReport {
      * readable.
      */
     public static String text(String s) {
-        if (s == null) {
-            return "";
-        }
-        s = s.strip();
+        return s == null ? "" : inert(s.strip());
+    }
+
+    /** {@link #text} without the stripping: for the pieces of a longer string. */
+    static String inert(String s) {
         StringBuilder b = new StringBuilder(s.length() + 16);
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
@@ -283,5 +284,10 @@ public final class MarkdownReport {
 
     private void line(String s) {
         out.append(s).append('\n');
+    }
+
+    /** A paragraph or list item wrapped for a ticket ({@link MarkdownText#wrap}). */
+    private void wrapped(String first, String markdown, String indent) {
+        MarkdownText.wrap(first, markdown, indent).forEach(this::line);
     }
 }

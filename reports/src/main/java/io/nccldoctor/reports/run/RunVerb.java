@@ -22,7 +22,7 @@ import io.nccldoctor.collectives.reference.ReferenceTest;
 import io.nccldoctor.core.Fact;
 import io.nccldoctor.core.Host;
 import io.nccldoctor.core.InputException;
-import io.nccldoctor.core.Json;
+import io.nccldoctor.core.output.JsonDocument;
 import io.nccldoctor.gdr.GpuProbe;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -146,6 +146,8 @@ public final class RunVerb {
 
     private Map<String, Object> doc(String key, Object value) {
         Map<String, Object> d = new LinkedHashMap<>();
+        d.put("schemaVersion", 1);
+        d.put("kind", "run");
         d.put("launch", launch);
         d.put(key, value);
         return d;
@@ -158,7 +160,7 @@ public final class RunVerb {
     }
 
     private int print(Map<String, Object> doc, String text, boolean failed) {
-        out.print(o.json() ? Json.write(doc) : text);
+        out.print(o.json() ? JsonDocument.write(doc) : text);
         out.flush();
         return failed ? 1 : 0;
     }

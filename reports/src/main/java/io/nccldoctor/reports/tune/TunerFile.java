@@ -9,8 +9,8 @@ import java.util.Locale;
  * rows. NCCL's example reads it line by line with fgets into 256 bytes (plugin.c MAX_LINE_LENGTH), skips a line whose
  * first byte is '#' or '\n', and parses anything else as a row: so every line here is at most {@value #MAX_LINE}
  * characters (a longer comment would be cut and its tail read as a row), every comment starts in the first column, no
- * line is blank but for its newline, and lines end in '\n' alone. The first line carries the marker by which `tune`
- * recognises a file it may replace.
+ * line is blank but for its newline, and lines end in '\n' alone. Written, the file opens with one more comment line,
+ * the output rule's marker ({@link TuneOutputs}), by which a later run recognises a file it may replace.
  *
  * <p>Channels: NVIDIA's example (plugin.c of 2.27.5 to 2.29.7 and master at 5067397c) sets {@code *nChannels = 1}
  * before matching and only overwrites it from a row whose channels is not -1, and NCCL (enqueue.cc ncclGetAlgoInfo)
@@ -19,8 +19,8 @@ import java.util.Locale;
  */
 final class TunerFile {
 
-    /** Marker of the first line: a file that starts so was written by `tune` and may be replaced. */
-    static final String MARKER = "# nccl-doctor tune";
+    /** The title comment the text opens with (the marker line goes above it when the file is written). */
+    static final String TITLE = "# nccl-doctor tune";
 
     /** fgets into char[256] reads at most 255 bytes, newline included; kept well below for paths that vary. */
     static final int MAX_LINE = 200;
@@ -30,7 +30,7 @@ final class TunerFile {
 
     static String render(Tuning t) {
         List<String> lines = new ArrayList<>();
-        lines.add(MARKER + ": rows for NCCL's example tuner plugin (NCCL_TUNER_PLUGIN, NCCL_TUNER_CONFIG_FILE=this file)");
+        lines.add(TITLE + ": rows for NCCL's example tuner plugin (NCCL_TUNER_PLUGIN, NCCL_TUNER_CONFIG_FILE=this file)");
         lines.add("# NCCL " + t.ncclVersion().orElse("version not recorded") + "; " + shapes(t));
         for (String in : t.inputs()) {
             lines.add(fit("# from " + in));

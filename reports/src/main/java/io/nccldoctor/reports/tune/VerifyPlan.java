@@ -45,8 +45,8 @@ public final class VerifyPlan {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write the verification plan", e);
         }
-        String text = TunerFile.MARKER + " --verify-plan: NCCL's defaults (arm " + DEFAULTS + ") against the tuner file (arm " + TUNED
-                + "), interleaved\n# then: nccl-doctor sweep THIS-FILE -o verify.jsonl && nccl-doctor compare verify.jsonl\n"
+        String text = TunerFile.TITLE + " --verify-plan: NCCL's defaults (arm " + DEFAULTS + ") against the tuner file (arm " + TUNED
+                + "), interleaved\n# then: nccl-doctor sweep THIS-FILE --results verify.jsonl && nccl-doctor compare verify.jsonl\n"
                 + "# tuner file: " + o.tunerFile() + " (" + t.rows().size() + (t.rows().size() == 1 ? " row" : " rows") + "); NCCL "
                 + t.ncclVersion().orElse("version not recorded") + "\n" + yaml;
         check(text, version);

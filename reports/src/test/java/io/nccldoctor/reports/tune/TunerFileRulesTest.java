@@ -33,7 +33,7 @@ class TunerFileRulesTest {
 
     private static void readsBackAsWritten(Tuning t) {
         String file = TunerFile.render(t);
-        assertThat(file).startsWith(TunerFile.MARKER).doesNotContain("\r").endsWith("\n");
+        assertThat(file).startsWith(TunerFile.TITLE).doesNotContain("\r").endsWith("\n");
         for (String line : ExampleTunerConfig.fgets(file.getBytes(StandardCharsets.UTF_8))) {
             assertThat(line).as("every line ends within fgets' 255 bytes, or its tail would be read as a row").endsWith("\n");
             assertThat(line).as("a line is a comment from its first byte, or a row").matches("(#.*|[a-z]+(,-?\\d+){2},[a-z_0-9]+,[a-z0-9]+(,-?\\d+){5})\n");
@@ -86,7 +86,7 @@ class TunerFileRulesTest {
         Tuning t = tuning(List.of("tune.jsonl"), several());
         Path conf = Path.of("/srv/tuning/nccl_tuner.conf");
         String text = VerifyPlan.render(t, new VerifyPlan.Options(conf, "/opt/plugins/libnccl-tuner-example.so", "/", null, null), "2.28.3");
-        assertThat(text).startsWith(TunerFile.MARKER + " --verify-plan");
+        assertThat(text).startsWith(TunerFile.TITLE + " --verify-plan");
         SweepPlan plan = Json.yaml().readValue(text, SweepPlan.class);
         assertThat(PlanValidator.problems(plan, "2.28.3")).isEmpty();
         assertThat(plan.collectives()).containsExactly("allgather", "allreduce");
