@@ -34,7 +34,9 @@ import picocli.CommandLine.Model.CommandSpec;
             "Judges measured results and renders them: the verdict, findings with evidence and remedy, charts.",
             "",
             "INPUT is any of: nccl-tests output (text, or the -J JSON file), or a folder of them; `nccl-doctor run --json` "
-                + "output; nvidia-smi topo -m or -p2p and lspci -tv text of the machine; the --json of "
+                + "output; NCCL_DEBUG=INFO logs (with or without NCCL's line prefix); nvidia-smi topo -m or -p2p, lspci -tv "
+                + "or -vvv text and NCCL's topology XML of the machine; perftest runs; pasted RDMA state (ibv_devinfo, "
+                + "ibstat, show_gids, ibdev2netdev, mlnx_qos, ethtool -S; `nccl-doctor parse --help` lists every kind); the --json of "
                 + "preflight, topo or gdr, or a capture folder (`nccl-doctor capture DIR`), for the node facts the "
                 + "ceilings come from; a bundle folder whose report.yaml names all of these with labels, NCCL_* settings, a "
                 + "perftest matrix, extra ceilings and per-link traffic (docs/report.md).",

@@ -35,7 +35,7 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "killed with its process tree and recorded as a hang with the tail of its output and NCCL log; a crash is "
                 + "recorded the same way, and the sweep goes on."},
         footer = {"",
-            "PLAN is a file, or the name of one in configs/sweeps (quick, proto, gdr-levels, ab-nccl). --dry-run shows the plan "
+            "PLAN is a file, or the name of one in configs/sweeps (quick, proto, gdr-levels, ab-nccl, tune). --dry-run shows the plan "
                 + "and warns about library folders this machine lacks (a real run refuses them).",
             "",
             "Examples:",

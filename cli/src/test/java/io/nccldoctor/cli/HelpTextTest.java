@@ -3,12 +3,16 @@ package io.nccldoctor.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -36,6 +40,19 @@ class HelpTextTest {
         assertThat(err.toString(StandardCharsets.UTF_8)).as("picocli's warnings while rendering every --help").isEmpty();
         assertThat(String.join("\n", usages)).as("no escaped '%%' shows through").doesNotContain("%%")
                 .contains("a bootstrap 95 % interval");
+    }
+
+    @Test
+    void sweepsHelpNamesEveryShippedPlan() throws IOException {
+        String help = Cli.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()), false)
+                .getSubcommands().get("sweep").getUsageMessage(CommandLine.Help.Ansi.OFF).replaceAll("\\s+", " ");
+        try (Stream<Path> plans = Files.list(Path.of("../configs/sweeps"))) {
+            List<String> names = plans.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".yaml"))
+                    .map(n -> n.substring(0, n.length() - ".yaml".length())).sorted().toList();
+            assertThat(names).contains("quick", "tune");
+            String list = help.substring(help.indexOf("configs/sweeps ("), help.indexOf(")", help.indexOf("configs/sweeps (")));
+            assertThat(names).allSatisfy(n -> assertThat(list).as("sweep --help's list of plan names").contains(n));
+        }
     }
 
     private static void collect(CommandLine c, List<CommandLine> into) {
