@@ -29,7 +29,9 @@ class AtomicFileKillTest {
         for (int trial = 0; trial < 6; trial++) {
             Path dir = Files.createDirectories(tmp.resolve("trial" + trial));
             Path target = dir.resolve("report.prom");
-            Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), AtomicWriteLoop.class.getName(),
+            // env --default-signal=INT: a shell without job control starts background jobs with SIGINT ignored, and a JVM
+            // that inherits an ignored SIGINT never runs its shutdown hooks for it (as under `mvn verify &` or a CI runner)
+            Process p = new ProcessBuilder("env", "--default-signal=INT", java, "-cp", System.getProperty("java.class.path"), AtomicWriteLoop.class.getName(),
                     target.toString()).redirectErrorStream(true).start();
             BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
             int writesBeforeSignal = 1 + trial % 3;
