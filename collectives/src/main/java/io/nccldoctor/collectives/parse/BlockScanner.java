@@ -42,6 +42,8 @@ abstract class BlockScanner extends ByteWords {
     private int handled;
     /** The end of the line the last candidate read, when it found it (-1: not looked for). */
     private int knownEnd;
+    /** The start of the last line searched for a watchdog timeout in vain: its other "NCCL" words are not searched again. */
+    private int noWatchdog;
 
     /**
      * Whole lines of a file: buf[0, len), which ends at a line end or the file's end, with the same bytes in
@@ -53,6 +55,7 @@ abstract class BlockScanner extends ByteWords {
         this.len = len;
         lastNewline = -1;
         handled = -1;
+        noWatchdog = -1;
         if (bareLines) {
             for (int start = 0; start < len; ) {
                 int end = lineEnd(start);
@@ -115,8 +118,12 @@ abstract class BlockScanner extends ByteWords {
         knownEnd = -1;
         long head = bytesAt(at);
         if ((byte) (head >>> 32) != ' ') {
+            if (start == noWatchdog) {
+                return false; // a 10 MB line of "ProcessGroupNCCL" words is searched once, not once per word
+            }
             int end = lineEnd(at);
             if (indexOf(buf, start, end, WATCHDOG) < 0) {
+                noWatchdog = start;
                 return false;
             }
             accept(line(buf, start, end));
