@@ -35,24 +35,27 @@ final class JsonProblems {
             return firstLine(deepest(failure).getMessage());
         }
         String path = path(mapping.getPath());
-        String field = path.isEmpty() ? "the document" : path;
+        String field = path.isEmpty() ? "" : path + ": ";
         if (mapping instanceof UnrecognizedPropertyException u) {
             String parent = path.contains(".") ? path.substring(0, path.lastIndexOf('.')) : "";
             return (parent.isEmpty() ? "" : parent + ": ") + "unknown field '" + u.getPropertyName() + "'"
                     + known(u.getKnownPropertyIds());
         }
         JsonNode got = at(root, mapping.getPath());
+        if (got != null && got.isObject() && got.size() == 1 && got.has("value")) {
+            got = got.get("value"); // a fact: what it holds is what did not fit
+        }
         InputCoercionException range = find(failure, InputCoercionException.class);
         if (range != null) {
-            return field + ": expected " + expected(range.getTargetType()) + ", got " + got(got);
+            return field + "expected " + expected(range.getTargetType()) + ", got " + got(got);
         }
         MismatchedInputException mismatch = find(failure, MismatchedInputException.class);
         // Jackson's own mismatches ("Cannot deserialize value of type `int` from String") said in words; a reader's own
         // message ("a fact is an object with exactly one of value, absent, error") as it is
         if (mismatch != null && mismatch.getTargetType() != null && firstLine(mismatch.getOriginalMessage()).startsWith("Cannot ")) {
-            return field + ": expected " + expected(mismatch.getTargetType()) + ", got " + got(got);
+            return field + "expected " + expected(mismatch.getTargetType()) + ", got " + got(got);
         }
-        return field + ": " + firstLine(deepest(failure).getMessage());
+        return field + firstLine(deepest(failure).getMessage());
     }
 
     private static String known(Collection<Object> ids) {

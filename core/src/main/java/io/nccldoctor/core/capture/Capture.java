@@ -35,6 +35,10 @@ public record Capture(Path dir, Manifest manifest, Host host) {
                     + " is not supported by this version (it reads format " + Manifest.FORMAT_VERSION + "); use a matching nccl-doctor");
         }
         List<CommandResult> commands = readOptional(dir.resolve(Manifest.COMMANDS), new TypeReference<List<CommandResult>>() { }, List.of());
+        if (commands.contains(null)) {
+            throw new InputException(dir.resolve(Manifest.COMMANDS) + ": [" + commands.indexOf(null) + "]: null where a recorded command "
+                    + "belongs; capture again or restore the file");
+        }
         Map<String, JsonNode> natives = readOptional(dir.resolve(Manifest.NATIVES), new TypeReference<Map<String, JsonNode>>() { }, Map.of());
         Host host = new Host(HostRoot.at(dir.resolve(Manifest.ROOT)), new RecordedCommandRunner(commands),
                 recorded(dir, natives), manifest.env() == null ? Map.of() : manifest.env(), "capture " + dir);
