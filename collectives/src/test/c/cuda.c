@@ -531,9 +531,34 @@ CUresult cuMemGetHandleForAddressRange(void *handle, CUdeviceptr ptr, size_t siz
     return CUDA_SUCCESS;
 }
 
+/*
+ * A stream worker's modelled clock (libnccl's cost model, STANDIN_NCCL_COST=1): once a collective on this stream has
+ * had a modelled duration, the events recorded here read this clock, so the time between two events is the sum of the
+ * durations modelled between them, however late a loaded host wakes the threads. Until then, and without the cost
+ * model, events read CLOCK_MONOTONIC, and each such reading is where the modelled clock would start.
+ */
+static __thread int64_t model_clock;
+static __thread int modelled;
+
+void standin_stream_model(int64_t ns) {
+    if (!modelled && model_clock == 0) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        model_clock = (int64_t)now.tv_sec * 1000000000LL + now.tv_nsec;
+    }
+    modelled = 1;
+    model_clock += ns;
+}
+
 static void record(void *arg) {
     struct event *e = arg;
-    clock_gettime(CLOCK_MONOTONIC, &e->at);
+    if (modelled) {
+        e->at.tv_sec = (time_t)(model_clock / 1000000000LL);
+        e->at.tv_nsec = (long)(model_clock % 1000000000LL);
+    } else {
+        clock_gettime(CLOCK_MONOTONIC, &e->at);
+        model_clock = (int64_t)e->at.tv_sec * 1000000000LL + e->at.tv_nsec;
+    }
     atomic_store(&e->done, 1);
 }
 

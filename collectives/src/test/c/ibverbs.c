@@ -7,6 +7,9 @@
  * ibv_reg_mr of memory the libcuda stand-in allocated works only with STANDIN_IBV_PEERMEM=1 (nvidia_peermem
  * loaded), else EFAULT as without it. ibv_reg_dmabuf_mr with fd -1 fails with EBADF (NCCL's probe: DMA-BUF memory
  * regions are supported), with a memfd it registers, and with STANDIN_IBV_DMABUF=0 it fails with EOPNOTSUPP.
+ * ibv_query_port (the IBVERBS_1.1 symbol with the compat port attributes) reports one ACTIVE InfiniBand port per
+ * HCA at 4X NDR (400 Gb/s), or at STANDIN_IBV_WIDTH and STANDIN_IBV_SPEED (verbs.h codes: width 1X 1, 4X 2, 8X 4,
+ * 12X 8, 2X 16; speed SDR 1, DDR 2, QDR 4, FDR10 8, FDR 16, EDR 32, HDR 64, NDR 128).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -43,6 +46,12 @@ static int device_count(void) {
 }
 
 struct ibv_device **ibv_get_device_list(int *num) {
+    const char *sys = getenv("STANDIN_IBV_ENOSYS");
+    if (sys != NULL && strcmp(sys, "1") == 0) { /* rdma-core on a kernel without uverbs: ibv_get_device_list(3) */
+        standin_trace("ibv get-device-list enosys");
+        errno = ENOSYS;
+        return NULL;
+    }
     int n = device_count();
     struct ibv_device **list = calloc((size_t)n + 1, sizeof *list);
     for (int i = 0; i < n; i++) {
@@ -125,6 +134,37 @@ struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t leng
         return NULL;
     }
     return mr(pd, (void *)(uintptr_t)iova, length);
+}
+
+/* struct _compat_ibv_port_attr of rdma-core libibverbs/verbs.c: what the IBVERBS_1.1 ibv_query_port fills */
+struct compat_port_attr {
+    int state, max_mtu, active_mtu, gid_tbl_len;
+    uint32_t port_cap_flags, max_msg_sz, bad_pkey_cntr, qkey_viol_cntr;
+    uint16_t pkey_tbl_len, lid, sm_lid;
+    uint8_t lmc, max_vl_num, sm_sl, subnet_timeout, init_type_reply, active_width, active_speed, phys_state,
+        link_layer, flags;
+};
+
+static uint8_t port_code(const char *var, int fallback) {
+    const char *v = getenv(var);
+    return (uint8_t)(v == NULL ? fallback : atoi(v));
+}
+
+int ibv_query_port(struct ibv_context *context, uint8_t port, struct compat_port_attr *attr) {
+    if (context == NULL || attr == NULL || port != 1) {
+        return EINVAL;
+    }
+    memset(attr, 0, sizeof *attr);
+    attr->state = 4;      /* IBV_PORT_ACTIVE */
+    attr->max_mtu = 5;    /* IBV_MTU_4096 */
+    attr->active_mtu = 5;
+    attr->lid = 1;
+    attr->sm_lid = 1;
+    attr->active_width = port_code("STANDIN_IBV_WIDTH", 2);
+    attr->active_speed = port_code("STANDIN_IBV_SPEED", 128);
+    attr->phys_state = 5; /* LinkUp */
+    attr->link_layer = 1; /* IBV_LINK_LAYER_INFINIBAND */
+    return 0;
 }
 
 int ibv_dereg_mr(struct ibv_mr *m) {

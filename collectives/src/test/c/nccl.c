@@ -35,6 +35,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "cost.h"
 #include "standin.h"
 
 #ifndef STANDIN_VERSION
@@ -126,6 +127,7 @@ struct task {
     void *stream;
     int np, cap;
     struct p2p *ps;
+    struct standin_cost cost; /* cost.c: the algorithm, protocol and modelled time of a collective */
 };
 
 static atomic_int live_comms, open_groups;
@@ -204,6 +206,60 @@ static void debug_banner(struct ncclComm *c) {
         ssize_t ignored = write(fd, line, strlen(line));
         (void)ignored;
         close(fd);
+    }
+}
+
+/*
+ * NCCL_DEBUG set: the ring's channel line for this rank, with the transport NCCL would pick on one node: P2P/IPC, or
+ * SHM/direct/direct with NCCL_P2P_DISABLE=1, or the network with NCCL_SHM_DISABLE=1 too (NET/IB, GDRDMA unless
+ * STANDIN_IBV_DMABUF=0; NET/Socket with NCCL_NET=Socket), which logs a [send] and a [receive] line as NCCL does.
+ */
+static void debug_channels(struct ncclComm *c) {
+    const char *file = getenv("NCCL_DEBUG_FILE");
+    if (getenv("NCCL_DEBUG") == NULL || c->nranks < 2) {
+        return;
+    }
+    const char *p2p = getenv("NCCL_P2P_DISABLE"), *shm = getenv("NCCL_SHM_DISABLE"), *net = getenv("NCCL_NET");
+    const char *dmabuf = getenv("STANDIN_IBV_DMABUF"), *hcas = getenv("STANDIN_IBV_DEVICES");
+    int nets = hcas == NULL || atoi(hcas) < 1 ? 2 : atoi(hcas), next = (c->rank + 1) % c->nranks;
+    int prev = (c->rank + c->nranks - 1) % c->nranks;
+    char host[64] = "host", lines[512], via[64];
+    gethostname(host, sizeof host - 1);
+    host[strcspn(host, ".")] = '\0';
+    if (p2p == NULL || strcmp(p2p, "1") != 0 || shm == NULL || strcmp(shm, "1") != 0) {
+        snprintf(lines, sizeof lines, "%s:%d:%d [%d] NCCL INFO Channel 00/0 : %d[%d] -> %d[%d] via %s\n", host, (int)getpid(),
+                 (int)syscall(SYS_gettid), c->dev, c->rank, c->dev, next, next,
+                 p2p == NULL || strcmp(p2p, "1") != 0 ? "P2P/IPC" : "SHM/direct/direct");
+    } else {
+        if (net != NULL && strcmp(net, "Socket") == 0) {
+            snprintf(via, sizeof via, "NET/Socket/0");
+        } else {
+            snprintf(via, sizeof via, "NET/IB/%d%s", c->dev % nets, dmabuf != NULL && strcmp(dmabuf, "0") == 0 ? "" : "/GDRDMA");
+        }
+        snprintf(lines, sizeof lines, "%s:%d:%d [%d] NCCL INFO Channel 00/0 : %d[%d] -> %d[%d] [receive] via %s\n"
+                 "%s:%d:%d [%d] NCCL INFO Channel 00/0 : %d[%d] -> %d[%d] [send] via %s\n", host, (int)getpid(),
+                 (int)syscall(SYS_gettid), c->dev, prev, prev, c->rank, c->dev, via, host, (int)getpid(),
+                 (int)syscall(SYS_gettid), c->dev, c->rank, c->dev, next, next, via);
+    }
+    char path[1024];
+    size_t n = 0;
+    for (const char *q = file; q != NULL && *q != '\0' && n < sizeof path - 32; q++) {
+        if (q[0] == '%' && (q[1] == 'h' || q[1] == 'p')) {
+            n += q[1] == 'h' ? (size_t)snprintf(path + n, sizeof path - n, "%s", host)
+                             : (size_t)snprintf(path + n, sizeof path - n, "%d", (int)getpid());
+            q++;
+        } else {
+            path[n++] = *q;
+        }
+    }
+    path[n] = '\0';
+    int fd = file == NULL ? 1 : open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+        ssize_t ignored = write(fd, lines, strlen(lines));
+        (void)ignored;
+        if (fd != 1) {
+            close(fd);
+        }
     }
 }
 
@@ -536,6 +592,8 @@ static ncclResult_t comm_new(struct ncclComm **out, int nranks, const ncclUnique
     atomic_fetch_add(&live_comms, 1);
     standin_trace("nccl init rank=%d nranks=%d dev=%d blocking=%d", rank, nranks, dev, blocking);
     debug_banner(c);
+    debug_channels(c);
+    standin_cost_comm(c, rank, nranks, dev);
     *out = c;
     return ncclSuccess;
 }
@@ -1114,6 +1172,9 @@ static void run_task(void *arg) {
         }
     } else if (!aborted(c)) {
         int rc = t->kind == K_P2P ? run_p2p(c, t) : run_collective(c, t);
+        if (t->kind != K_P2P) {
+            standin_cost_wait(&t->cost);
+        }
         int state = atomic_load(&c->state);
         if (rc != 0 && (state == ncclSuccess || state == ncclInProgress)) {
             atomic_store(&c->state, ncclRemoteError);
@@ -1250,6 +1311,13 @@ static ncclResult_t submit(struct task *t) {
     return ncclGroupEnd();
 }
 
+/* cost.c chooses the algorithm and protocol as NCCL would, and models the time (K_* to ncclFunc_t order) */
+static ncclResult_t cost_choose(struct task *t) {
+    static const int funcs[] = {STANDIN_ALLREDUCE, STANDIN_ALLGATHER, STANDIN_REDUCESCATTER, STANDIN_BROADCAST, STANDIN_REDUCE};
+    return (ncclResult_t)standin_cost_choose(&t->cost, funcs[t->kind], t->count, elt_size(t->type), t->type, t->c->nranks, t->c->rank,
+                                             t->c->dev);
+}
+
 static ncclResult_t collective(int kind, const void *send, void *recv, size_t count, int type, int op, int root,
                                ncclComm_t comm, void *stream) {
     ncclResult_t rc = check(comm, type, op, kind == K_BROADCAST || kind == K_REDUCE ? root : -1);
@@ -1257,7 +1325,12 @@ static ncclResult_t collective(int kind, const void *send, void *recv, size_t co
         return rc;
     }
     struct task *t = calloc(1, sizeof *t);
-    *t = (struct task){comm, kind, send, recv, count, type, op, root, stream, 0, 0, NULL};
+    *t = (struct task){comm, kind, send, recv, count, type, op, root, stream, 0, 0, NULL, {0}};
+    rc = cost_choose(t);
+    if (rc != ncclSuccess) {
+        free(t);
+        return rc;
+    }
     return submit(t);
 }
 
@@ -1299,7 +1372,7 @@ static ncclResult_t p2p(int send, const void *buf, size_t count, int type, int p
     struct task *t = ntasks > 0 ? tasks[ntasks - 1] : NULL;
     if (depth == 0 || t == NULL || t->kind != K_P2P || t->c != comm || t->stream != stream) {
         t = calloc(1, sizeof *t);
-        *t = (struct task){comm, K_P2P, NULL, NULL, 0, type, OP_SUM, 0, stream, 0, 0, NULL};
+        *t = (struct task){comm, K_P2P, NULL, NULL, 0, type, OP_SUM, 0, stream, 0, 0, NULL, {0}};
         push((void ***)&tasks, &ntasks, &captasks, t);
     }
     if (t->np >= MAX_P2P) {

@@ -8,6 +8,7 @@
 
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,5 +67,7 @@ static inline int standin_fail_spec(const char *var, const char *function, int *
 /* Internal entry points of the libcuda stand-in that the libnccl stand-in calls (it runs on "the GPU"'s streams). */
 int standin_stream_enqueue(void *stream, void (*fn)(void *), void *arg);
 int standin_current_device(void);
+/* The calling stream worker's modelled clock moves on by ns: events recorded on that stream read it from then on. */
+void standin_stream_model(int64_t ns);
 
 #endif

@@ -1,6 +1,7 @@
 package io.nccldoctor.cli;
 
 import io.nccldoctor.core.InputException;
+import io.nccldoctor.reports.NetworkCheck;
 import io.nccldoctor.reports.Rule;
 import io.nccldoctor.reports.RuleInfo;
 import io.nccldoctor.reports.rules.Registry;
@@ -36,6 +37,7 @@ final class ExplainCommand implements Callable<Integer> {
         io.nccldoctor.reports.results.Reports.resultRules().forEach(r -> all.add(r.info()));
         all.add(io.nccldoctor.reports.QuickCheck.FAILED);
         all.add(io.nccldoctor.reports.QuickCheck.SLOW);
+        all.addAll(NetworkCheck.infos());
         io.nccldoctor.reports.counters.CounterRules.all().forEach(r -> all.add(r.info()));
         all.addAll(io.nccldoctor.reports.cluster.Cluster.checks());
         if (list || code == null) {

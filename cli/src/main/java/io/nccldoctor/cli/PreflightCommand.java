@@ -6,7 +6,10 @@ import io.nccldoctor.core.Json;
 import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.core.Snapshots;
 import io.nccldoctor.gdr.GpuProbe;
+import io.nccldoctor.gdr.GpuSurvey;
+import io.nccldoctor.gdr.NicPortProbe;
 import io.nccldoctor.reports.Evaluation;
+import io.nccldoctor.reports.NetworkCheck;
 import io.nccldoctor.reports.NodeShape;
 import io.nccldoctor.reports.PreflightReport;
 import io.nccldoctor.reports.PreflightText;
@@ -39,6 +42,7 @@ import picocli.CommandLine.Spec;
             "  nccl-doctor preflight --expect gpus=8,rdma=8   fail unless 8 GPUs and 8 RDMA devices are present",
             "  nccl-doctor preflight --profile gpu-node-8x8 --json > node.json",
             "  nccl-doctor preflight --from capture-node17/   judge a capture sent from another node",
+            "  nccl-doctor preflight --quick --network        also push NCCL traffic through the NICs and loop each NIC back",
             "  nccl-doctor preflight -o /var/lib/node_exporter/textfile/nccl-doctor.prom   for Prometheus (docs/metrics.md)",
             "  nccl-doctor preflight -o preflight.xml         JUnit XML: a test case per check, for CI",
             "",
@@ -63,7 +67,13 @@ final class PreflightCommand implements Callable<Integer> {
             + "process, 1 MiB to 64 MiB, at most --quick-timeout seconds per collective), judged against the narrowest GPU link.")
     boolean quick;
 
-    @Option(names = "--quick-timeout", defaultValue = "30", paramLabel = "SECONDS", description = "Per collective of --quick. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--network", description = "With --quick: the allreduce again with shared memory and P2P off (NCCL_SHM_DISABLE=1 "
+            + "NCCL_P2P_DISABLE=1), forcing its traffic through the NICs, and an ib_write_bw GPU loopback per RDMA port where "
+            + "perftest is installed; both judged against the ports' line rate (docs/health.md).")
+    boolean network;
+
+    @Option(names = "--quick-timeout", defaultValue = "30", paramLabel = "SECONDS",
+            description = "Per collective of --quick. Default: ${DEFAULT-VALUE}.")
     int quickTimeout;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE",
@@ -84,6 +94,9 @@ final class PreflightCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (network && !quick) {
+            throw new InputException("--network runs with --quick: give both (nccl-doctor preflight --quick --network)");
+        }
         NodeShape shape = profile == null ? NodeShape.none() : Configs.profile(profile);
         if (expect != null) {
             shape = shape.overriddenBy(NodeShape.parse(expect, "--expect"));
@@ -113,8 +126,13 @@ final class PreflightCommand implements Callable<Integer> {
                 : Optional.of("a capture cannot run NCCL (--quick runs on the live node)");
         var err = spec.commandLine().getErr();
         try {
-            return QuickCheck.addTo(e, snapshot, new LibrariesProbe().run(host), new GpuProbe().run(host), capture,
-                    JavaSelf.argv(List.of("sweep-child")), quickTimeout, System.getenv(), l -> err.println("quick: " + l));
+            var libs = new LibrariesProbe().run(host);
+            GpuSurvey gpus = new GpuProbe().run(host);
+            List<String> child = JavaSelf.argv(List.of("sweep-child"));
+            Evaluation q = QuickCheck.addTo(e, snapshot, libs, gpus, capture, child, quickTimeout, System.getenv(),
+                    l -> err.println("quick: " + l));
+            return !network ? q : NetworkCheck.addTo(q, new NetworkCheck.Inputs(snapshot, libs, gpus, new NicPortProbe().run(host), host,
+                    child, quickTimeout, System.getenv(), ""), capture, l -> err.println("quick: " + l));
         } catch (IOException ex) {
             throw new IllegalStateException("--quick: " + ex.getMessage(), ex);
         } catch (InterruptedException ex) {

@@ -3,6 +3,7 @@ package io.nccldoctor.cli;
 import io.nccldoctor.collectives.LibrariesProbe;
 import io.nccldoctor.core.Probe;
 import io.nccldoctor.gdr.GdrHostProbe;
+import io.nccldoctor.gdr.GpuHealthProbe;
 import io.nccldoctor.gdr.GpuProbe;
 import io.nccldoctor.gdr.NvidiaDriverProbe;
 import io.nccldoctor.gdr.RdmaProbe;
@@ -18,7 +19,7 @@ final class Probes {
 
     static List<Probe<?>> node() {
         return List.of(new PlatformProbe(), new PciInventoryProbe(), new NvidiaDriverProbe(), new LibrariesProbe(),
-                new RdmaProbe(), new GdrHostProbe());
+                new RdmaProbe(), new GdrHostProbe(), new GpuHealthProbe());
     }
 
     /** What `capture` records: the node probes and the port counters, so that `counters --from` can replay them. */

@@ -21,7 +21,7 @@ final class RootCommand implements Runnable {
      * The verbs, in the order --help lists them. Cli adds only the one a command line names (building every verb's
      * model costs about 140 ms of start-up), or all of them for --help and for tests.
      */
-    static final java.util.List<Class<?>> VERBS = java.util.List.of(PreflightCommand.class, TopoCommand.class, GdrCommand.class, AlignCommand.class, RunCommand.class, ParseCommand.class, ReportCommand.class, SweepCommand.class, CompareCommand.class, RuleZeroCommand.class, CountersCommand.class, ClusterCommand.class, SweepChildCommand.class, CaptureCommand.class, ExplainCommand.class);
+    static final java.util.List<Class<?>> VERBS = java.util.List.of(PreflightCommand.class, TopoCommand.class, GdrCommand.class, AlignCommand.class, RunCommand.class, ParseCommand.class, ReportCommand.class, SweepCommand.class, CompareCommand.class, TuneCommand.class, RuleZeroCommand.class, CountersCommand.class, ClusterCommand.class, SweepChildCommand.class, CaptureCommand.class, ExplainCommand.class);
 
     @Option(names = "--stacktrace", scope = ScopeType.INHERIT,
             description = "On failure, print the Java stack trace as well as the one-line message.")

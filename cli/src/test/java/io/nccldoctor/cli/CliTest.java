@@ -97,7 +97,7 @@ class CliTest {
         assertThat(doc.get("snapshot").fieldNames()).toIterable().containsExactly("schemaVersion", "toolVersion", "hostName",
                 "createdAt", "source", "argv", "env", "sections");
         assertThat(doc.at("/snapshot/sections").fieldNames()).toIterable()
-                .containsExactly("platform", "pci", "nvidiaDriver", "libraries", "rdma", "gdrHost");
+                .containsExactly("platform", "pci", "nvidiaDriver", "libraries", "rdma", "gdrHost", "gpuHealth");
     }
 
     @Test
@@ -122,6 +122,7 @@ class CliTest {
         io.nccldoctor.reports.results.Reports.resultRules().forEach(r -> codes.add(r.info().code()));
         codes.add("QUICK_CHECK_FAILED");
         codes.add("QUICK_CHECK_SLOW");
+        io.nccldoctor.reports.NetworkCheck.infos().forEach(i -> codes.add(i.code()));
         io.nccldoctor.reports.counters.CounterRules.all().forEach(r -> codes.add(r.info().code()));
         io.nccldoctor.reports.cluster.Cluster.checks().forEach(i -> codes.add(i.code()));
         for (String code : codes) {

@@ -66,6 +66,11 @@ class StandInNodeTest {
         assertThat(none.out()).contains("skipped: no RDMA device (ibv_get_device_list found no RDMA device");
         List<String> e = Files.readAllLines(empty);
         assertThat(count(e, "ibv get-device-list")).as("an empty device list is freed too").isEqualTo(count(e, "ibv free-device-list"));
+
+        StandInTool.Ran noKernel = StandInTool.run(env(Map.of("STANDIN_IBV_ENOSYS", "1"), "cuda13", "nvml", "ibverbs"), LIMIT, "gdr",
+                "--active");
+        assertThat(noKernel.out()).as("ENOSYS: rdma-core without the uverbs kernel interface has no device to ask")
+                .contains("skipped: no RDMA device (ibv_get_device_list found no RDMA device: no kernel support for RDMA (errno 38, ENOSYS)");
     }
 
     @Test

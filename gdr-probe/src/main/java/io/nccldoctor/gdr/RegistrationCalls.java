@@ -52,8 +52,8 @@ final class RegistrationCalls {
         IntByReference count = new IntByReference();
         Pointer list = fn(ibv, "ibv_get_device_list").invokePointer(new Object[] {count});
         if (list == null) {
-            String why = "ibv_get_device_list failed (errno " + Native.getLastError() + ")";
-            return new Registration(Fact.error(why), Fact.error(why));
+            Fact<List<Registration.HcaProbe>> no = DeviceListFailure.of(Native.getLastError());
+            return new Registration(no, no.isAbsent() ? Fact.absent(no.reason()) : Fact.error(no.reason()));
         }
         List<Hca> hcas = new ArrayList<>();
         try {

@@ -23,7 +23,7 @@ final class LspciClasses {
             }
         }
         String name = r.name == null ? "" : r.name.toLowerCase(Locale.ROOT);
-        if (hasChildren || name.contains("bridge") || name.contains("root port") || name.contains("switch")) {
+        if (hasChildren || r.busRange != null || name.contains("bridge") || name.contains("root port") || name.contains("switch")) {
             return "060400";
         }
         if (vendor.equals(PciIds.NVIDIA)) {

@@ -104,18 +104,23 @@ public final class LspciText {
         while (m.find() && m.start() < namesFrom) {
             if (m.group(2) != null) {
                 if (m.group(1) == null && last == null) {
-                    problems.add(source + ":" + number + ": bus bracket without a bridge before it");
-                    continue;
+                    // a fragment of a tree whose lines above were cut: the bridge's own bus is lost, its secondary bus is not
+                    problems.add(source + ":" + number + ": bus bracket -[" + m.group(2) + "] without its bridge: the buses below it "
+                            + "are read in domain 0000 (a fragment does not show its domain)");
                 }
-                String domain = m.group(1) != null ? m.group(1).toLowerCase(Locale.ROOT) : last.substring(0, last.indexOf(':'));
+                String domain = m.group(1) != null ? m.group(1).toLowerCase(Locale.ROOT) : last == null ? "0000" : last.substring(0, last.indexOf(':'));
                 current = new Context(domain, m.group(2).toLowerCase(Locale.ROOT), m.group(1) != null ? null : last);
+                if (m.group(1) == null && last != null) { // "04.0-[01-04]": a bridge, even with nothing behind it ("08.0-[05]--")
+                    int secondary = Integer.parseInt(m.group(2), 16);
+                    raw.get(last).busRange = new int[] {secondary, m.group(3) != null ? Integer.parseInt(m.group(3), 16) : secondary};
+                }
                 int marker = markerAfter(line, m.end());
                 if (marker >= 0) {
                     byColumn.put(marker, current);
                 }
                 continue;
             }
-            Context ctx = current != null ? current : byColumn.get(m.start() - 2);
+            Context ctx = current != null ? current : column(byColumn, m.start() - 2);
             if (ctx == null) {
                 problems.add(source + ":" + number + ": device " + m.group() + " with no bus above it");
                 continue;
@@ -133,6 +138,20 @@ public final class LspciText {
             }
         }
         return found;
+    }
+
+    /**
+     * The bus whose branch marker ('+' or '\\') sits at this column; one column off when a paste shifted a line by a
+     * space (a first line indented alone, a line re-wrapped): markers of different buses are never that close.
+     */
+    private static Context column(Map<Integer, Context> byColumn, int col) {
+        Context exact = byColumn.get(col);
+        if (exact != null) {
+            return exact;
+        }
+        Context left = byColumn.get(col - 1);
+        Context right = byColumn.get(col + 1);
+        return left == null ? right : right == null ? left : null;
     }
 
     private static void treeName(LspciRaw r, String name) {

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -20,21 +21,37 @@ import java.util.regex.Pattern;
  * @param gpuNumaId the "GPU NUMA ID" column of drivers since R535 (N/A unless the GPU memory is a NUMA node, as on
  *                  Grace Hopper)
  * @param skipped   input lines that were not understood, with their line numbers
+ * @param matrix    "topo -m" (link types between devices) or "topo -p2p" (the P2P status matrix of {@code nvidia-smi topo
+ *                  -p2p r|w|n|a|p}: OK, NS …, which says whether peer-to-peer works, not how the devices are linked)
  */
 public record SmiTopoMatrix(List<String> devices, Map<String, Map<String, String>> cells, Map<String, String> cpuAffinity,
                             Map<String, String> numaAffinity, Map<String, String> gpuNumaId, Map<String, String> nicLegend,
-                            List<String> skipped) {
+                            List<String> skipped, String matrix) {
+
+    /** The snapshot section a pasted matrix is kept in, when no PCI tree was read ({@code report} of the text alone). */
+    public static final String KEY = "nvidiaSmiTopo";
+    public static final String LINKS = "topo -m";
+    public static final String P2P = "topo -p2p";
 
     private static final Pattern ANSI = Pattern.compile("\u001b\\[[0-9;]*m");
     private static final Pattern SPLIT = Pattern.compile("\t+|\\s{2,}");
     /** GPUn, NICn, or an RDMA device name as the old layout prints it (mlx5_0, bnxt_re0, irdma1, rdmap16s27, cxi0). */
     private static final Pattern LABEL = Pattern.compile("(GPU\\d+|NIC\\d+|[a-z][a-z0-9_]*\\d+)");
     /** The columns after the matrix that this reader knows, as nvidia-smi names them. */
+    /** One label among labels written without a separator: "GPU1" in "GPU1GPU2", "mlx5_0" in "GPU7mlx5_0". */
+    private static final Pattern RUN_TOGETHER = Pattern.compile("GPU\\d+|NIC\\d+|[a-z][a-z0-9_]*?\\d+(?=GPU|NIC|[a-z]|$)");
     private static final List<String> TAIL = List.of("CPU Affinity", "NUMA Affinity", "GPU NUMA ID");
     private static final Pattern VALUE = Pattern.compile("X|PIX|PXB|PHB|NODE|SYS|SOC|NV\\d+|C2C");
     /** Unknown header columns listed one by one; the rest are counted. */
     private static final int UNREAD_SHOWN = 20;
     private static final Pattern LEGEND = Pattern.compile("^\\s*(NIC\\d+)\\s*:\\s*(\\S+)\\s*$");
+    /** The P2P status codes of `topo -p2p`, as the legend nvidia-smi prints under that matrix names them. */
+    private static final Pattern P2P_VALUE = Pattern.compile("OK|CNS|GNS|TNS|NS|U");
+
+    /** True for the P2P status matrix of `topo -p2p`, whose cells are no link types. */
+    public boolean p2p() {
+        return P2P.equals(matrix);
+    }
 
     /** The name of a device label: NIC0 → mlx5_0 through the legend, anything else as it is. */
     public String name(String label) {
@@ -48,9 +65,10 @@ public record SmiTopoMatrix(List<String> devices, Map<String, Map<String, String
         List<String> tail = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         for (String token : SPLIT.split(lines.get(header).strip())) {
+            List<String> labels = tail.isEmpty() ? labels(token.strip()) : List.of();
             // a label printed twice ends the matrix: nvidia-smi names each device once (a pasted line repeated is not a bigger matrix)
-            if (tail.isEmpty() && LABEL.matcher(token.strip()).matches() && seen.add(token.strip())) {
-                devices.add(token.strip());
+            if (!labels.isEmpty() && labels.stream().allMatch(seen::add)) {
+                devices.addAll(labels);
             } else {
                 tail.add(token.strip());
             }
@@ -67,8 +85,32 @@ public record SmiTopoMatrix(List<String> devices, Map<String, Map<String, String
         if (rows.cells.isEmpty()) {
             throw new InputException(source + ": a topology header but no matrix rows below it (line " + (header + 1) + ")");
         }
+        boolean p2p = rows.keepP2pStatus();
         return new SmiTopoMatrix(devices, rows.cells, rows.column("CPU Affinity"), rows.column("NUMA Affinity"),
-                rows.column("GPU NUMA ID"), rows.legend, rows.skipped);
+                rows.column("GPU NUMA ID"), rows.legend, rows.skipped, p2p ? P2P : LINKS);
+    }
+
+    /**
+     * The device labels of one header cell: "GPU0"; "GPU0 GPU1" when a paste collapsed the padding to one space; or
+     * "GPU0GPU1GPU2mlx5_0" when it lost the separators altogether (the rows keep theirs). Empty for any other cell.
+     */
+    private static List<String> labels(String token) {
+        if (LABEL.matcher(token).matches()) {
+            return List.of(token);
+        }
+        List<String> out = new ArrayList<>();
+        for (String word : token.split("\\s+")) {
+            Matcher m = RUN_TOGETHER.matcher(word);
+            int at = 0;
+            while (m.find() && m.start() == at) {
+                out.add(m.group());
+                at = m.end();
+            }
+            if (at != word.length()) {
+                return List.of();
+            }
+        }
+        return out;
     }
 
     private static int header(List<String> lines, String source) {
@@ -90,6 +132,9 @@ public record SmiTopoMatrix(List<String> devices, Map<String, Map<String, String
         final Map<String, Map<String, String>> columns = new LinkedHashMap<>();
         final Map<String, String> legend = new LinkedHashMap<>();
         final List<String> skipped = new ArrayList<>();
+        /** P2P status cells as they were read ("line: row/column value"), until the matrix is known to be `topo -p2p`. */
+        final List<String[]> p2pCells = new ArrayList<>();
+        int linkCells;
 
         Rows(List<String> devices, List<String> tail) {
             this.devices = devices;
@@ -119,6 +164,10 @@ public record SmiTopoMatrix(List<String> devices, Map<String, Map<String, String
             for (int c = 0; c < devices.size() && c + 1 < tokens.length; c++) {
                 if (VALUE.matcher(tokens[c + 1]).matches()) {
                     row.put(devices.get(c), tokens[c + 1]);
+                    linkCells += tokens[c + 1].equals("X") ? 0 : 1;
+                } else if (P2P_VALUE.matcher(tokens[c + 1]).matches()) {
+                    row.put(devices.get(c), tokens[c + 1]);
+                    p2pCells.add(new String[] {Integer.toString(number), tokens[0], devices.get(c), tokens[c + 1]});
                 } else {
                     skipped.add(number + ": unknown cell '" + tokens[c + 1] + "' for " + tokens[0] + "/" + devices.get(c));
                 }
@@ -128,6 +177,21 @@ public record SmiTopoMatrix(List<String> devices, Map<String, Map<String, String
             }
             cells.put(tokens[0], row);
             tailValues(tokens, number);
+        }
+
+        /**
+         * A matrix of P2P status cells only is `topo -p2p`; in a matrix of link types a P2P status is an unknown cell,
+         * taken out of its row and listed, never read as a link.
+         */
+        boolean keepP2pStatus() {
+            if (linkCells == 0 && !p2pCells.isEmpty()) {
+                return true;
+            }
+            for (String[] c : p2pCells) {
+                cells.get(c[1]).remove(c[2]);
+                skipped.add(c[0] + ": unknown cell '" + c[3] + "' for " + c[1] + "/" + c[2] + " (a P2P status in a matrix of link types)");
+            }
+            return false;
         }
 
         /** Affinity values hold no spaces, so they are assigned by position only when there is one per column. */

@@ -1,5 +1,6 @@
 package io.nccldoctor.pcie;
 
+import io.nccldoctor.core.InputException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,6 +20,10 @@ public record TopologyComparison(List<String> unmatched, int agreements, List<St
                                  Map<String, String> nvlinkCells) {
 
     public static TopologyComparison of(Topology ours, SmiTopoMatrix smi) {
+        if (smi.p2p()) {
+            throw new InputException("the nvidia-smi matrix is `nvidia-smi topo -p2p` output (P2P status: OK, NS …), not the link "
+                    + "types of `nvidia-smi topo -m`; give the output of `nvidia-smi topo -m`");
+        }
         Map<String, String> toOurs = new LinkedHashMap<>();
         List<String> unmatched = new ArrayList<>();
         for (String label : smi.devices()) {

@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -110,44 +111,65 @@ public final class QuickCheck {
         if (gpus < 2) {
             return new Result(List.of(), Optional.of(gpus == 0 ? "no GPU" : "one GPU: bus bandwidth is 0 by definition"), List.of());
         }
-        SweepPlan plan = new SweepPlan("quick-check", "preflight --quick", List.of("allreduce", "allgather", "alltoall"),
-                new SweepPlan.Sizes("1M", "64M", 8), "float", "sum", 2, 5, 1, 1, gpus, Map.of(), Map.of(), Map.of(), "local",
-                timeoutSeconds, null);
-        Path results = work.resolve("quick-check.jsonl");
-        Files.deleteIfExists(results);
-        new Orchestrator(plan, new Orchestrator.Options(results, false, true, childCommand, env, line -> { })).run();
+        List<SweepRecord> records = measure("quick-check", "preflight --quick", List.of("allreduce", "allgather", "alltoall"), Map.of(),
+                gpus, timeoutSeconds, childCommand, env, work);
         List<Finding> findings = new ArrayList<>();
         List<String> lines = new ArrayList<>();
         Optional<LinkCeiling> ceiling = ceiling(s);
-        for (SweepRecord r : ResultLog.read(results)) {
+        for (SweepRecord r : records) {
             if (!r.isPoint()) {
-                List<String> evidence = new ArrayList<>(List.of(r.failure() + ": " + r.detail()));
-                if (r.outputTail() != null) {
-                    r.outputTail().forEach(l -> evidence.add("output: " + l));
-                }
-                if (r.ncclLogTail() != null) {
-                    r.ncclLogTail().stream().skip(Math.max(0, r.ncclLogTail().size() - 5)).forEach(l -> evidence.add("NCCL log: " + l));
-                }
-                findings.add(new Finding(CODE_FAILED, FAILED.severity(), r.collective(), r.collective() + " on " + gpus + " GPUs: "
-                        + r.failure(), evidence, FAILED.remedy()));
+                findings.add(failure(FAILED, r, gpus));
                 lines.add(r.collective() + ": FAILED (" + r.failure() + ")");
                 continue;
             }
-            NcclTestsOutput.Row peak = r.rows().stream().max(Comparator.comparingDouble(x -> x.outOfPlace().busBwGBps())).orElse(null);
-            if (peak == null) {
+            Optional<NcclTestsOutput.Row> peak = peak(r);
+            if (peak.isEmpty()) {
                 continue;
             }
-            double bus = peak.outOfPlace().busBwGBps();
-            lines.add(String.format(java.util.Locale.ROOT, "%s: peak busbw %.2f GB/s at %d bytes (NCCL %s)", r.collective(), bus,
-                    peak.sizeBytes(), r.ncclVersion()));
+            double bus = peak.get().outOfPlace().busBwGBps();
+            lines.add(String.format(Locale.ROOT, "%s: peak busbw %.2f GB/s at %d bytes (NCCL %s)", r.collective(), bus,
+                    peak.get().sizeBytes(), r.ncclVersion()));
             if (ceiling.isPresent() && bus < 0.5 * ceiling.get().bestGBps()) {
-                findings.add(new Finding(CODE_SLOW, SLOW.severity(), r.collective(), String.format(java.util.Locale.ROOT,
+                findings.add(new Finding(CODE_SLOW, SLOW.severity(), r.collective(), String.format(Locale.ROOT,
                         "%s on %d GPUs peaks at %.2f GB/s, under half of the %.2f GB/s of the narrowest GPU link (%s at %s)", r.collective(),
                         gpus, bus, ceiling.get().bestGBps(), ceiling.get().label(), ceiling.get().device()), List.of(
-                        "peak busbw " + String.format(java.util.Locale.ROOT, "%.2f", bus) + " GB/s at " + peak.sizeBytes() + " bytes",
+                        "peak busbw " + String.format(Locale.ROOT, "%.2f", bus) + " GB/s at " + peak.get().sizeBytes() + " bytes",
                         "NCCL " + r.ncclVersion() + " from " + r.ncclLibrary()), SLOW.remedy()));
             }
         }
         return new Result(findings, Optional.empty(), lines);
+    }
+
+    /**
+     * Runs the collectives on the node's GPUs in one sweep child, 1 MiB to 64 MiB, with the plan's own variables on
+     * top of {@code env}; the child's records (a point per collective, or its failure).
+     */
+    static List<SweepRecord> measure(String name, String description, List<String> collectives, Map<String, String> planEnv, int gpus,
+                                     int timeoutSeconds, List<String> childCommand, Map<String, String> env, Path work)
+            throws IOException, InterruptedException {
+        SweepPlan plan = new SweepPlan(name, description, collectives, new SweepPlan.Sizes("1M", "64M", 8), "float", "sum", 2, 5, 1, 1,
+                gpus, Map.of(), planEnv, Map.of(), "local", timeoutSeconds, null);
+        Path results = work.resolve(name + ".jsonl");
+        Files.deleteIfExists(results);
+        new Orchestrator(plan, new Orchestrator.Options(results, false, true, childCommand, env, line -> { })).run();
+        return ResultLog.read(results);
+    }
+
+    /** The row with the highest out-of-place bus bandwidth. */
+    static Optional<NcclTestsOutput.Row> peak(SweepRecord r) {
+        return r.rows().stream().max(Comparator.comparingDouble(x -> x.outOfPlace().busBwGBps()));
+    }
+
+    /** A point that failed, as a finding of {@code rule}: how it failed, the tail of its output and of its NCCL log. */
+    static Finding failure(RuleInfo rule, SweepRecord r, int gpus) {
+        List<String> evidence = new ArrayList<>(List.of(r.failure() + ": " + r.detail()));
+        if (r.outputTail() != null) {
+            r.outputTail().forEach(l -> evidence.add("output: " + l));
+        }
+        if (r.ncclLogTail() != null) {
+            r.ncclLogTail().stream().skip(Math.max(0, r.ncclLogTail().size() - 5)).forEach(l -> evidence.add("NCCL log: " + l));
+        }
+        return new Finding(rule.code(), rule.severity(), r.collective(), r.collective() + " on " + gpus + " GPUs: " + r.failure(), evidence,
+                rule.remedy());
     }
 }

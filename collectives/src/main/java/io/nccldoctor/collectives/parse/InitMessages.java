@@ -28,6 +28,9 @@ final class InitMessages {
             return Optional.empty();
         }
         String value = m.group(2);
+        if (m.group(1).endsWith("_LEVEL") && value.contains(" ")) {
+            value = value.substring(0, value.indexOf(' ')); // ncclGetLevel prints one path type name; the rest is a paste's
+        }
         if (PARAM.matcher(value).matches()) {
             value = value.substring(0, value.length() - 1); // ncclLoadParam's "%lld."
         }

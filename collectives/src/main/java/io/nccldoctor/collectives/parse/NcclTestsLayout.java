@@ -106,7 +106,7 @@ final class NcclTestsLayout {
                 : List.of(List.of("size", "count", "type"), List.of("size", "count", "type", "root"));
         for (List<String> lead : candidates) {
             int rest = cells - lead.size();
-            if (lead.contains("root") && !c[lead.size() - 1].matches("-?\\d+")) {
+            if (rest < 8 || lead.contains("root") && !c[lead.size() - 1].matches("-?\\d+")) {
                 continue;
             }
             if (rest == 8 || rest == 16) {

@@ -7,6 +7,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * nccl-tests output of every layout in the wild (reference/nccl-internals.md §2.2): the version header with NCCL
@@ -25,7 +28,7 @@ import java.util.Locale;
  *                    the header does not explain
  * @param errors      the "# error: …" lines (NCCL's last error, printed at the end of a run)
  */
-@JsonIgnoreProperties(value = {"failures", "peakBusBw"}, allowGetters = true) // derived: written, recomputed when read back
+@JsonIgnoreProperties(value = {"failures", "peakBusBw", "ranks"}, allowGetters = true) // derived: written, recomputed when read back
 public record NcclTestsOutput(Fact<String> testsVersion, Fact<String> ncclHeaders, Fact<String> ncclLibrary,
                               Fact<String> test, List<String> devices, boolean errorColumn, List<Row> rows,
                               Fact<Long> outOfBounds, Fact<Boolean> outOfBoundsOk, Fact<Double> avgBusBwGBps,
@@ -160,6 +163,39 @@ public record NcclTestsOutput(Fact<String> testsVersion, Fact<String> ncclHeader
         }
         errors.forEach(e -> why.add("nccl-tests printed NCCL's last error: " + e));
         return why;
+    }
+
+    /** "Rank 12 Group 0 Pid …": the rank a device line names. */
+    private static final Pattern RANK = Pattern.compile("^Rank\\s+(\\d+)\\b");
+
+    /**
+     * How many ranks ran, from the device lines, when they are the whole list nccl-tests prints: ranks 0 to n - 1,
+     * each once, and at least the nThread × nGpus devices of one process. A paste that kept the last device line of
+     * a 72-rank run, or two lines and "...", holds part of the list: absent, never the count of the lines kept.
+     */
+    @JsonProperty("ranks")
+    public Fact<Integer> ranks() {
+        if (devices.isEmpty()) {
+            return Fact.absent("no device lines ('# Rank N … device N')");
+        }
+        TreeSet<Integer> seen = new TreeSet<>();
+        for (String d : devices) {
+            Matcher m = RANK.matcher(d.strip());
+            if (!m.find() || !seen.add(Integer.parseInt(m.group(1)))) {
+                return Fact.absent("the device lines repeat a rank or name none: several runs in one text?");
+            }
+        }
+        int n = devices.size();
+        if (seen.last() != n - 1) {
+            return Fact.absent("the device lines show ranks " + seen.first() + " to " + seen.last()
+                    + ", " + n + " of them: part of the list");
+        }
+        if (!parameters.isEmpty() && parameters.get(0).threads().isValue() && parameters.get(0).gpusPerThread().isValue()
+                && n < parameters.get(0).threads().get() * parameters.get(0).gpusPerThread().get()) {
+            return Fact.absent(n + " device lines, fewer than the nThread x nGpus = " + parameters.get(0).threads().get()
+                    * parameters.get(0).gpusPerThread().get() + " devices of one process: part of the list");
+        }
+        return Fact.of(n);
     }
 
     /** The row with the highest out-of-place bus bandwidth, the number nccl-tests users quote. */

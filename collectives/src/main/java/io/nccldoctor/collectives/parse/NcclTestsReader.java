@@ -32,6 +32,8 @@ final class NcclTestsReader {
     /** "# nccl-tests version 2.18.2 nccl-headers=23007 nccl-library=23007"; 2.20 adds the git revision: "2.20.0 (b4d5bee)". */
     private static final Pattern VERSION = Pattern.compile(
             "(?:^|#)\\s*nccl-tests version (\\S+(?: \\([^)]*\\))?) nccl-headers=(\\d{1,9}) nccl-library=(\\d{1,9})");
+    /** rccl-tests' header line instead of nccl-tests': "rccl-tests: Version Unknown" (some builds print "rcccl-tests"). */
+    private static final Pattern RCCL_VERSION = Pattern.compile("^(rc+l-tests: Version \\S.*?)\\s*$");
     private static final Pattern TEST = Pattern.compile("(?:^|#)\\s*Collective test starting: (\\S+)");
     private static final Pattern DEVICE = Pattern.compile("^#?\\s*Rank\\s+\\d+.*device\\s+\\d+.*$");
     private static final Pattern RANK_ZERO = Pattern.compile("^#?\\s*Rank\\s+0\\s");
@@ -141,6 +143,8 @@ final class NcclTestsReader {
             version = Fact.of(m.group(1));
             headers = Fact.of(NativeCalls.ncclVersion(Integer.parseInt(m.group(2))));
             library = Fact.of(NativeCalls.ncclVersion(Integer.parseInt(m.group(3))));
+        } else if ((m = RCCL_VERSION.matcher(bare)).matches()) {
+            version = Fact.of(m.group(1)); // as printed: rccl-tests built outside its own build prints "Version Unknown"
         } else if ((m = BANNER.matcher(t)).find()) {
             if (!library.isValue()) {
                 library = Fact.of(m.group(1)); // older nccl-tests print NCCL's banner instead of the version header

@@ -158,7 +158,9 @@ final class SystemDumps {
         }
 
         void add(int link, long bw, int node, long id) {
-            if (node >= 0 && firstSight((id ^ node) | 1)) {
+            // the node type in the top bits: "NIC/0" and "NET/0" (one id, types 2 and 3) are two nodes; 0 marks a free slot
+            long key = id ^ (long) (node + 1) << 58;
+            if (node >= 0 && firstSight(key == 0 ? 1 : key)) {
                 nodes[node]++;
             }
             switch (link) {

@@ -134,6 +134,11 @@ public final class Orchestrator {
         return child + "\u0000" + collective;
     }
 
+    /** The folder of a child of the sweep whose results are {@code results}: its request, output and NCCL logs. */
+    public static Path childDir(Path results, String childId) {
+        return results.resolveSibling(results.getFileName() + ".d").resolve(dirName(childId));
+    }
+
     private static String dirName(String id) {
         return id.replaceAll("[^A-Za-z0-9._=,+-]", "_");
     }

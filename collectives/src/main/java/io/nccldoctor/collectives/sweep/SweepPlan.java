@@ -22,11 +22,13 @@ import java.util.TreeMap;
  * @param launcher   "local", or an argv prefix such as ["srun", "--ntasks-per-node=8"]
  * @param timeoutSeconds the limit per point (one collective over all sizes); a child gets it times its collectives
  * @param ncclVersion the version to validate against when no library can be asked (optional)
+ * @param armEnv     library name → variables set in that arm's children only (an A/B of one library with and without a
+ *                   setting: NCCL_TUNER_PLUGIN and NCCL_TUNER_CONFIG_FILE in one arm)
  */
 public record SweepPlan(String name, String description, List<String> collectives, Sizes sizes, String dtype, String op, Integer warmup,
                         Integer iters, Integer check, Integer repetitions, Integer gpus, Map<String, List<String>> matrix,
                         Map<String, String> env, Map<String, String> libraries, Object launcher, Integer timeoutSeconds,
-                        String ncclVersion) {
+                        String ncclVersion, Map<String, Map<String, String>> armEnv) {
 
     /** nccl-tests' -b -e -f. */
     public record Sizes(String min, String max, Integer factor) {
@@ -39,6 +41,15 @@ public record SweepPlan(String name, String description, List<String> collective
         matrix = matrix == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(matrix));
         env = env == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(env));
         libraries = libraries == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(libraries));
+        armEnv = armEnv == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(armEnv));
+    }
+
+    /** Without per-arm variables. */
+    public SweepPlan(String name, String description, List<String> collectives, Sizes sizes, String dtype, String op, Integer warmup,
+                     Integer iters, Integer check, Integer repetitions, Integer gpus, Map<String, List<String>> matrix, Map<String, String> env,
+                     Map<String, String> libraries, Object launcher, Integer timeoutSeconds, String ncclVersion) {
+        this(name, description, collectives, sizes, dtype, op, warmup, iters, check, repetitions, gpus, matrix, env, libraries, launcher,
+                timeoutSeconds, ncclVersion, null);
     }
 
     public static SweepPlan load(Path file) {
@@ -49,7 +60,7 @@ public record SweepPlan(String name, String description, List<String> collective
             JsonLocation at = e.getLocation();
             throw new InputException(file + (at == null ? "" : ":" + at.getLineNr()) + ": " + e.getOriginalMessage()
                     + " (keys: name, description, collectives, sizes, dtype, op, warmup, iters, check, repetitions, gpus, matrix, env, "
-                    + "libraries, launcher, timeoutSeconds, ncclVersion; see docs/sweep.md)", e);
+                    + "libraries, armEnv, launcher, timeoutSeconds, ncclVersion; see docs/sweep.md)", e);
         } catch (IOException e) {
             throw new InputException(file + ": cannot read (" + e.getMessage() + ")", e);
         }
@@ -121,6 +132,14 @@ public record SweepPlan(String name, String description, List<String> collective
         return out;
     }
 
+    /** The plan's env with the arm's own variables over it. */
+    private Map<String, String> envOf(String arm) {
+        Map<String, String> e = new TreeMap<>(env);
+        Map<String, String> own = armEnv.get(arm);
+        e.putAll(own == null ? Map.of() : own);
+        return e;
+    }
+
     /**
      * The children in run order: per repetition, per environment, every library in turn, so that A/B arms alternate
      * (A B A B …) and machine drift cannot pass for a version effect.
@@ -135,7 +154,7 @@ public record SweepPlan(String name, String description, List<String> collective
                 for (Map.Entry<String, String> lib : libs) {
                     String label = ChildSpec.label(matrixEnv);
                     String id = lib.getKey() + "/" + label.replace(' ', ',') + "/rep" + (rep + 1);
-                    out.add(new ChildSpec(id, lib.getKey(), lib.getValue(), matrixEnv, env, label, rep, collectives));
+                    out.add(new ChildSpec(id, lib.getKey(), lib.getValue(), matrixEnv, envOf(lib.getKey()), label, rep, collectives));
                 }
             }
         }

@@ -49,7 +49,7 @@ public record Hardware(Fact<String> gpuModel, List<DeviceLine> devices, Fact<Int
         }
         Fact<String> model = model(devices);
         Fact<Integer> ranks;
-        boolean whole = whole(devices);
+        boolean whole = out.ranks().isValue() && unread.isEmpty(); // ranks 0 to n-1, each once: the whole list
         if (!devices.isEmpty() && !whole) {
             evidence.add("the device lines are cut (ranks " + devices.get(0).rank() + " to " + devices.get(devices.size() - 1).rank()
                     + " of " + devices.size() + " lines): the ranks and hosts are not all there");
@@ -81,28 +81,6 @@ public record Hardware(Fact<String> gpuModel, List<DeviceLine> devices, Fact<Int
             evidence.add("the pasted command line sets " + String.join(", ", new TreeMap<>(env).keySet()));
         }
         return new Hardware(model, devices, ranks, nodes, perNode, env, evidence);
-    }
-
-    /** The ranks the device lines show: all of them, or absent when there are none or the block is cut. */
-    public static Fact<Integer> deviceRanks(NcclTestsOutput out) {
-        List<DeviceLine> devices = DeviceLine.parseAll(out.devices(), new ArrayList<>());
-        return whole(devices) ? Fact.of(devices.size()) : Fact.absent(devices.isEmpty() ? "no '# Rank' lines"
-                : "the '# Rank' lines are cut (" + devices.size() + " of them, not ranks 0 to n-1)");
-    }
-
-    /** Ranks 0 to n-1, each once: the whole "Using devices" block, not the tail of a pasted one. */
-    private static boolean whole(List<DeviceLine> devices) {
-        if (devices.isEmpty()) {
-            return false;
-        }
-        boolean[] seen = new boolean[devices.size()];
-        for (DeviceLine d : devices) {
-            if (d.rank() < 0 || d.rank() >= seen.length || seen[d.rank()]) {
-                return false;
-            }
-            seen[d.rank()] = true;
-        }
-        return true;
     }
 
     private static Fact<String> model(List<DeviceLine> devices) {

@@ -17,9 +17,13 @@ import java.util.Map;
 public record RdmaJudgement(@JsonUnwrapped RdmaPaste paste, Evaluation evaluation) {
 
     public static RdmaJudgement of(RdmaPaste paste, RuleContext context) {
-        Snapshot s = new Snapshot(Snapshot.SCHEMA_VERSION, "parse rdma", "unknown (" + paste.source() + ")", "not recorded",
+        return new RdmaJudgement(paste, Evaluation.of(snapshot(paste), Registry.rdmaRules(), context));
+    }
+
+    /** The paste's facts as a snapshot's RDMA section, as the live probe would have written them; `report` judges it too. */
+    public static Snapshot snapshot(RdmaPaste paste) {
+        return new Snapshot(Snapshot.SCHEMA_VERSION, "parse rdma", "unknown (" + paste.source() + ")", "not recorded",
                 paste.source(), List.of(), Map.of(), Map.of(RdmaProbe.KEY, paste.rdma()));
-        return new RdmaJudgement(paste, Evaluation.of(s, Registry.rdmaRules(), context));
     }
 
     /** 1 when a finding is at error level (a port not ACTIVE), else 0: as `report` and `preflight` decide. */

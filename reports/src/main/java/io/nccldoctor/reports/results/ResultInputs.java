@@ -22,6 +22,8 @@ import io.nccldoctor.reports.baseline.Hardware;
 import io.nccldoctor.reports.baseline.Nics;
 import io.nccldoctor.reports.baseline.Note;
 import io.nccldoctor.reports.baseline.Notes;
+import io.nccldoctor.reports.inputs.InputKind;
+import io.nccldoctor.reports.inputs.ReportInput;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -130,6 +132,23 @@ public final class ResultInputs {
         if (!Files.isRegularFile(p)) {
             throw new InputException(p + ": no such file or folder");
         }
+        Optional<ReportInput> read = ReportInput.read(p); // every kind `parse` reads; empty for the JSON documents below
+        if (read.isPresent()) {
+            String sweep = label != null ? label : p.getFileName().toString().replaceFirst("\\.[A-Za-z0-9]+$", "");
+            read.get().tests().ifPresent(t -> sweeps.add(fromTests(p, sweep, env, nodeCount, t, read.get().tool())));
+            read.get().log().ifPresent(log -> ncclLogs.put(p.toString(), log));
+            read.get().node().ifPresent(nodes::add);
+            // bytes that are not UTF-8 counted as every verb counts them (a log is streamed, a .gz file decompressed)
+            if (read.get().kind() != InputKind.NCCL_LOG && !p.getFileName().toString().endsWith(".gz")) {
+                Decoded whole = Inputs.text(p);
+                whole.note().ifPresent(n -> notes.add(new Note(Note.Kind.UNREAD, n, p.toString())));
+                if (read.get().kind() == InputKind.NVIDIA_SMI_TOPO || read.get().kind() == InputKind.LSPCI_TREE) {
+                    // how the machine of the runs given with it is wired (P2P support, SYS paths, a hypervisor's devices)
+                    Companions.read(whole.lines(), p.toString(), notes);
+                }
+            }
+            return;
+        }
         Decoded in = Inputs.text(p);
         String text = in.text();
         String name = label != null ? label : p.getFileName().toString().replaceFirst("\\.[A-Za-z0-9]+$", "");
@@ -193,7 +212,7 @@ public final class ResultInputs {
     }
 
     static Sweep fromTests(Path p, String label, Map<String, String> env, Integer nodeCount, NcclTestsOutput out, String tool) {
-        Fact<Integer> ranks = Hardware.deviceRanks(out);
+        Fact<Integer> ranks = out.ranks(); // the device lines when the paste holds all of them
         Fact<String> named = out.test().flatMap(t -> {
             String c = COLLECTIVES.get(t.replaceFirst("_mpi$", ""));
             return c == null ? Fact.absent("unknown test " + t) : Fact.of(c);

@@ -24,11 +24,6 @@ public final class Runs {
     }
 
     public static List<Run> of(ResultSet set) {
-        return of(set, SystemDump.NONE);
-    }
-
-    /** @param dumps where NCCL's System dump comes from (HOOK: {@link SystemDump#NONE} until the log parser reads it) */
-    static List<Run> of(ResultSet set, SystemDump.Source dumps) {
         List<Note> shared = new ArrayList<>(set.notes());
         set.ceilings().stream().filter(c -> c.kind() == Ceiling.Kind.PCIE).forEach(c -> shared.add(new Note(Note.Kind.NARROW_LINK,
                 c.label() + " = " + String.format(Locale.ROOT, "%.2f GB/s", c.busBwGBps()) + " (" + c.link() + ")", "node capture")));
@@ -37,7 +32,7 @@ public final class Runs {
             if (set.sweeps().stream().noneMatch(s -> s.source().equals(e.getKey()))) {
                 shared.addAll(Notes.fromLog(e.getValue(), e.getKey()));
                 Notes.nicsFromLog(e.getValue(), e.getKey()).ifPresent(nics::add);
-                dumps.of(e.getValue(), e.getKey()).flatMap(SystemDump::nics).ifPresent(nics::add);
+                SystemDump.of(e.getValue(), e.getKey()).flatMap(SystemDump::nics).ifPresent(nics::add);
             }
         }
         List<Run> out = new ArrayList<>();
@@ -51,7 +46,7 @@ public final class Runs {
             if (log != null) {
                 notes.addAll(Notes.fromLog(log, s.source()));
                 Notes.nicsFromLog(log, s.source()).ifPresent(mine::add);
-                dumps.of(log, s.source()).flatMap(SystemDump::nics).ifPresent(mine::add);
+                SystemDump.of(log, s.source()).flatMap(SystemDump::nics).ifPresent(mine::add);
             }
             notes.addAll(shared);
             mine.addAll(nics);

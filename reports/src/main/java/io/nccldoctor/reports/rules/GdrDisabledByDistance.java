@@ -1,7 +1,9 @@
 package io.nccldoctor.reports.rules;
 
 import io.nccldoctor.core.Snapshot;
+import io.nccldoctor.gdr.GdrLevel;
 import io.nccldoctor.pcie.NcclPathTypes;
+import io.nccldoctor.pcie.SmiTopoMatrix;
 import io.nccldoctor.pcie.Topology;
 import io.nccldoctor.reports.Finding;
 import io.nccldoctor.reports.Outcome;
@@ -40,6 +42,14 @@ public final class GdrDisabledByDistance implements Rule {
     @Override
     public Outcome check(Snapshot s, RuleContext ctx) {
         var topology = GpuNicPaths.topology(s, ctx);
+        SmiTopoMatrix smi = s.section(SmiTopoMatrix.KEY, SmiTopoMatrix.class);
+        if (topology.isEmpty() && smi != null && !smi.p2p()) { // a pasted nvidia-smi matrix, without a PCI tree
+            String raw = s.env().get("NCCL_NET_GDR_LEVEL");
+            GdrLevel level = GdrLevel.parse(raw, ctx.ncclVersion().orElse(NcclPathTypes.NEWEST));
+            List<Finding> f = raw == null ? SmiGdrDistances.findings(this, smi, "PXB", SmiGdrDistances.DEFAULT)
+                    : SmiGdrDistances.findings(this, smi, level.name(), level.source());
+            return f.isEmpty() ? Outcome.pass() : Outcome.flag(f);
+        }
         if (topology.isEmpty()) {
             return Outcome.waived("the PCI bus could not be read");
         }

@@ -14,7 +14,15 @@ public final class Registry {
         List<Rule> all = new java.util.ArrayList<>(basics());
         all.addAll(topologyRules());
         all.addAll(gdrRules());
+        all.addAll(gpuHealthRules());
         return List.copyOf(all);
+    }
+
+    /** GPU health from NVML and the kernel log (docs/health.md). */
+    public static List<Rule> gpuHealthRules() {
+        return List.of(new GpuXidErrors(), GpuMemory.rowRemapPending(), GpuMemory.rowRemapFailed(), GpuMemory.eccUncorrectable(),
+                GpuMemory.retiredPagesPending(), new NvLinkHealth(), NvLinkHealth.errors(), GpuState.throttled(), GpuState.fabric(),
+                GpuState.pcieReplays(), GpuState.persistenceOff(), GpuState.migEnabled());
     }
 
     /** GPUDirect RDMA prerequisites, RDMA ports and RoCE configuration, which `gdr` shows. */

@@ -84,6 +84,13 @@ public final class PlanValidator {
             }
         }
         p.env().forEach((k, v) -> value(k, v, version).ifPresent(why -> out.add("env." + k + ": " + why)));
+        p.armEnv().forEach((arm, vars) -> {
+            if (!p.libraries().containsKey(arm)) {
+                out.add("armEnv." + arm + ": no library of that name (armEnv sets variables in one arm of libraries)");
+            }
+            (vars == null ? Map.<String, String>of() : vars).forEach((k, v) -> value(k, v, version)
+                    .ifPresent(why -> out.add("armEnv." + arm + "." + k + ": " + why)));
+        });
         return out;
     }
 
