@@ -154,6 +154,16 @@ class BadInputRegressionTest {
         assertThat(cluster.code()).as(cluster.err()).isBetween(0, 1);
     }
 
+    @Test
+    void aP2pMatrixGivenForComparisonNamesItsFile() {
+        String p2p = "../corpus/nvidia-smi-topo/nvidia-smi-topo-p2p-r-h100-8gpu-not-topo-m.txt";
+        BadInputContract.Run r = BadInputContract.holds(p2p, "topo", "--lspci-tree",
+                "../pcie-inspect/src/test/resources/fixtures/public/lspci-tree-rccl547-epyc-mi100-cx6-fragment.txt",
+                "--compare-nvidia-smi", p2p);
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("--compare-nvidia-smi " + p2p + ": `nvidia-smi topo -p2p` output");
+    }
+
     /** Replaces the first {"value": NUMBER} under the node with {"value": "x16"}; returns its path, or null. */
     private static String replaceFirstNumericFact(JsonNode n, String path) {
         if (n instanceof ObjectNode o) {
