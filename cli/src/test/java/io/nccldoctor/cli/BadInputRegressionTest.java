@@ -93,6 +93,18 @@ class BadInputRegressionTest {
     }
 
     @Test
+    void aSectionThatIsNoObjectIsOneLineNamingTheFile() throws IOException {
+        ObjectNode doc = (ObjectNode) Json.mapper().readTree(snapshot.toFile());
+        ObjectNode sections = (ObjectNode) doc.path("snapshot").path("sections");
+        sections.put("gpuHealth", "x16"); // the fuzz case: a section this version reads lazily, of the wrong type
+        sections.put("someFutureSection", 7);
+        Path f = Files.writeString(tmp.resolve("section.json"), Json.write(doc));
+        BadInputContract.Run r = BadInputContract.holds(f.toString(), "report", f.toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains(f + ": snapshot: sections.");
+    }
+
+    @Test
     void runJsonRowsOfTheWrongTypeAreOneLine() throws IOException {
         ObjectNode doc = (ObjectNode) Json.mapper().readTree(BUNDLE.resolve("alltoall-harness.json").toFile());
         ((ObjectNode) doc.path("result").path("sizes").get(0)).put("row", "x16");

@@ -10,8 +10,12 @@ import io.nccldoctor.gdr.CounterProbe;
 import io.nccldoctor.gdr.CounterSnapshot;
 import io.nccldoctor.gdr.GdrHost;
 import io.nccldoctor.gdr.GdrHostProbe;
+import io.nccldoctor.gdr.GpuHealth;
+import io.nccldoctor.gdr.GpuHealthProbe;
 import io.nccldoctor.gdr.GpuProbe;
 import io.nccldoctor.gdr.GpuSurvey;
+import io.nccldoctor.gdr.NicPortProbe;
+import io.nccldoctor.gdr.NicPorts;
 import io.nccldoctor.gdr.NvidiaDriver;
 import io.nccldoctor.gdr.NvidiaDriverProbe;
 import io.nccldoctor.gdr.PerftestMatrix;
@@ -25,6 +29,7 @@ import io.nccldoctor.pcie.PciInventoryProbe;
 import io.nccldoctor.pcie.Platform;
 import io.nccldoctor.pcie.PlatformProbe;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -36,10 +41,12 @@ import java.util.Map;
 public final class SnapshotJson {
 
     /** Each probe's section and its type: what the rules and renderers read. */
-    private static final Map<String, Class<?>> SECTIONS = Map.of(PlatformProbe.KEY, Platform.class, PciInventoryProbe.KEY,
-            PciInventory.class, NvidiaDriverProbe.KEY, NvidiaDriver.class, LibrariesProbe.KEY, Libraries.class, RdmaProbe.KEY,
-            RdmaDevices.class, GdrHostProbe.KEY, GdrHost.class, GpuProbe.KEY, GpuSurvey.class, RegistrationProbe.KEY,
-            Registration.class, PerftestMatrixProbe.KEY, PerftestMatrix.class, CounterProbe.KEY, CounterSnapshot.class);
+    private static final Map<String, Class<?>> SECTIONS = Map.ofEntries(Map.entry(PlatformProbe.KEY, Platform.class),
+            Map.entry(PciInventoryProbe.KEY, PciInventory.class), Map.entry(NvidiaDriverProbe.KEY, NvidiaDriver.class),
+            Map.entry(LibrariesProbe.KEY, Libraries.class), Map.entry(RdmaProbe.KEY, RdmaDevices.class), Map.entry(GdrHostProbe.KEY,
+            GdrHost.class), Map.entry(GpuProbe.KEY, GpuSurvey.class), Map.entry(RegistrationProbe.KEY, Registration.class),
+            Map.entry(PerftestMatrixProbe.KEY, PerftestMatrix.class), Map.entry(CounterProbe.KEY, CounterSnapshot.class),
+            Map.entry(GpuHealthProbe.KEY, GpuHealth.class), Map.entry(NicPortProbe.KEY, NicPorts.class));
 
     private SnapshotJson() {
     }
@@ -61,6 +68,10 @@ public final class SnapshotJson {
             if (type != null && raw == null) {
                 throw new InputException(where + ": sections." + key + ": null where the " + key + " section belongs (leave the "
                         + "section out when it was not probed)");
+            }
+            if (raw != null && !(raw instanceof Map) && !(raw instanceof JsonNode n && n.isObject())) { // every probe's section is an object, also one this version does not know
+                throw new InputException(where + ": sections." + key + ": expected an object, got " + (raw instanceof String ? "a string"
+                        : raw instanceof List ? "a list" : "the value " + raw));
             }
             typed.put(key, type == null || type.isInstance(raw) ? raw : Json.convert(Json.mapper().valueToTree(raw), type,
                     where + ": sections." + key));
