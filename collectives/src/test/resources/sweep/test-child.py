@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A stand-in sweep child for the orchestrator tests: reads --request, writes --result like the real child, and
-misbehaves on demand through the MODE variable (ok, slow, hang, crash, garbage, invalid, exit127). Every start is
+misbehaves on demand through the MODE variable (ok, slow, hang, crash, garbage, invalid, binary, exit127). Every start is
 appended to $CHILD_LOG with the child id, the mode and NCCL_PROTO as this process sees it."""
 import json, os, signal, sys, time
 
@@ -52,5 +52,13 @@ with open(res, "a") as out:
             time.sleep(0.4)
         line = {"collective": c, "ncclVersion": "2.27.5", "ncclLibrary": "/opt/nccl/lib/libnccl.so.2", "worldSize": 2,
                 "rows": [row(1 << 20, 10.0 + i), row(1 << 21, 12.0 + i)], "failure": None}
+        if mode == "binary":  # bytes that are not UTF-8: on stdout, a line of them, and one inside a whole result line
+            sys.stdout.buffer.write(b"\xff\xfe NCCL INFO caf\xe9\n")
+            sys.stdout.flush()
+            out.flush()
+            with open(res, "ab") as raw:
+                raw.write(b"\xff\xfe\xfd\n")
+                raw.write(json.dumps(line).encode().replace(b"/opt/nccl/lib", b"/opt/nccl/lib\xe9") + b"\n")
+            continue
         out.write(json.dumps(line) + "\n")
         out.flush()

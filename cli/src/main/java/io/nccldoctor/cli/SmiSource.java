@@ -26,6 +26,11 @@ final class SmiSource {
             }
             return SmiTopoMatrix.parse(out.get().lines().toList(), "nvidia-smi topo -m");
         }
-        return SmiTopoMatrix.parse(TopoSources.read(Path.of(fileOrLive), "--compare-nvidia-smi").lines().toList(), fileOrLive);
+        SmiTopoMatrix m = SmiTopoMatrix.parse(TopoSources.read(Path.of(fileOrLive), "--compare-nvidia-smi").lines().toList(), fileOrLive);
+        if (m.p2p()) { // said here, where the file is known: the comparison itself has only the matrix
+            throw new InputException("--compare-nvidia-smi " + fileOrLive + ": `nvidia-smi topo -p2p` output (P2P status: OK, NS …), not the "
+                    + "link types of `nvidia-smi topo -m`; give the output of `nvidia-smi topo -m`");
+        }
+        return m;
     }
 }

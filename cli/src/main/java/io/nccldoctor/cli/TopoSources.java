@@ -2,14 +2,9 @@ package io.nccldoctor.cli;
 
 import io.nccldoctor.core.InputException;
 import io.nccldoctor.core.Snapshot;
+import io.nccldoctor.core.read.Inputs;
 import io.nccldoctor.pcie.PciReading;
 import io.nccldoctor.reports.ImportedSnapshot;
-import java.io.FilterInputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -18,12 +13,6 @@ import picocli.CommandLine.Option;
 
 /** The text inputs of topo: lspci output or an NCCL topology file instead of a host. */
 final class TopoSources {
-
-    /**
-     * The most a text input may hold: 64 MiB. An NCCL topology dump of a 72-GPU rack or an `lspci -vvv` of a full
-     * node is well under 1 MiB; a larger input is the wrong file (or /dev/zero), which would otherwise fill the heap.
-     */
-    static final int MAX_TEXT_BYTES = 64 << 20;
 
     @Option(names = "--lspci-tree", paramLabel = "FILE", description = "Analyse `lspci -tvnn` (or -tv) output instead of this host.")
     Path lspciTree;
@@ -60,37 +49,13 @@ final class TopoSources {
     }
 
     /**
-     * A text file, or standard input for "-", as UTF-8, at most {@link #MAX_TEXT_BYTES}; bytes that are not UTF-8 (a
-     * log cut in the middle of a character, terminal escapes) become U+FFFD instead of failing the whole read.
+     * A text file, or standard input for "-", through the one reader of every verb ({@link Inputs}): at most 64 MiB, bytes
+     * that are not UTF-8 (a log cut in the middle of a character, terminal escapes) read as U+FFFD.
      */
     static String read(Path file, String flag) {
-        if (Files.isDirectory(file)) {
-            throw new InputException(flag + " " + file + ": is a folder; give a file");
-        }
-        boolean stdin = STDIN.equals(file.toString());
-        try (InputStream in = stdin ? nonClosing(System.in) : Files.newInputStream(file)) {
-            byte[] bytes = in.readNBytes(MAX_TEXT_BYTES + 1);
-            if (bytes.length > MAX_TEXT_BYTES) {
-                throw new InputException(flag + " " + (stdin ? "(standard input)" : file) + ": more than "
-                        + (MAX_TEXT_BYTES >> 20) + " MiB; topology files and pasted outputs are far smaller: give the "
-                        + "right file, or cut it to the part that matters");
-            }
-            return new String(bytes, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new InputException(flag + " " + file + ": cannot read (" + (e instanceof NoSuchFileException ? "no such file" : e.getMessage()) + ")");
-        }
-    }
-
-    /** Standard input stays open for whoever reads after us. */
-    private static InputStream nonClosing(InputStream in) {
-        return new FilterInputStream(in) {
-            @Override
-            public void close() {
-                // not ours to close
-            }
-        };
+        return Inputs.text(file, flag).text();
     }
 
     /** The file name that means standard input. */
-    static final String STDIN = "-";
+    static final String STDIN = Inputs.STDIN;
 }

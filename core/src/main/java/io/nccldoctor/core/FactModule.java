@@ -79,7 +79,10 @@ final class FactModule extends SimpleModule {
             }
             if (obj.has("value")) {
                 JavaType type = valueType != null ? valueType : ctxt.constructType(Object.class);
-                Object value = ctxt.readTreeAsValue(obj.get("value"), type);
+                Object value = obj.get("value").isNull() ? null : ctxt.readTreeAsValue(obj.get("value"), type);
+                if (value == null) {
+                    return ctxt.reportInputMismatch(Fact.class, "a fact's value is never null (a missing value is {\"absent\": \"why\"})");
+                }
                 return Fact.of(value);
             }
             return ctxt.reportInputMismatch(Fact.class, "unknown fact state %s", obj.fieldNames().next());

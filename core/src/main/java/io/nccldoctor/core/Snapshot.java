@@ -1,9 +1,11 @@
 package io.nccldoctor.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * One node, one run: provenance plus one section per probe, keyed by the probe's key. Documented in
@@ -16,8 +18,8 @@ public record Snapshot(int schemaVersion, String toolVersion, String hostName, S
 
     public Snapshot {
         argv = List.copyOf(argv);
-        env = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(env));
-        sections = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(sections));
+        env = Collections.unmodifiableMap(new TreeMap<>(env));
+        sections = Collections.unmodifiableMap(new LinkedHashMap<>(sections));
     }
 
     /** The section a probe filled, as its own type (also after a snapshot was read back from JSON). */
@@ -29,8 +31,11 @@ public record Snapshot(int schemaVersion, String toolVersion, String hostName, S
         if (type.isInstance(s)) {
             return type.cast(s);
         }
-        if (s instanceof JsonNode || s instanceof Map) {
-            return Json.mapper().convertValue(s, type);
+        if (s instanceof JsonNode n) {
+            return Json.convert(n, type, "snapshot of " + hostName + ": sections." + key);
+        }
+        if (s instanceof Map) {
+            return Json.convert(Json.mapper().valueToTree(s), type, "snapshot of " + hostName + ": sections." + key);
         }
         throw new IllegalStateException("section " + key + " is a " + s.getClass().getSimpleName() + ", not " + type.getSimpleName());
     }

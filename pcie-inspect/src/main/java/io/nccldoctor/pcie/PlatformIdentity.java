@@ -24,6 +24,9 @@ public record PlatformIdentity(PlatformClass platformClass, String codename) {
             Map.entry(0xBD, "Lunar Lake"));
 
     public static Fact<PlatformIdentity> of(Platform.Cpu cpu) {
+        if (cpu == null) { // a snapshot read back with "cpu": null
+            return Fact.absent("no CPU in the snapshot");
+        }
         if (!cpu.vendor().isValue()) {
             return Fact.absent("CPU vendor unknown (" + cpu.vendor().reason() + ")");
         }

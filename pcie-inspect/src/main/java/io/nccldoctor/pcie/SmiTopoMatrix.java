@@ -2,9 +2,11 @@ package io.nccldoctor.pcie;
 
 import io.nccldoctor.core.InputException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -40,6 +42,8 @@ public record SmiTopoMatrix(List<String> devices, Map<String, Map<String, String
     private static final Pattern RUN_TOGETHER = Pattern.compile("GPU\\d+|NIC\\d+|[a-z][a-z0-9_]*?\\d+(?=GPU|NIC|[a-z]|$)");
     private static final List<String> TAIL = List.of("CPU Affinity", "NUMA Affinity", "GPU NUMA ID");
     private static final Pattern VALUE = Pattern.compile("X|PIX|PXB|PHB|NODE|SYS|SOC|NV\\d+|C2C");
+    /** Unknown header columns listed one by one; the rest are counted. */
+    private static final int UNREAD_SHOWN = 20;
     private static final Pattern LEGEND = Pattern.compile("^\\s*(NIC\\d+)\\s*:\\s*(\\S+)\\s*$");
     /** The P2P status codes of `topo -p2p`, as the legend nvidia-smi prints under that matrix names them. */
     private static final Pattern P2P_VALUE = Pattern.compile("OK|CNS|GNS|TNS|NS|U");
@@ -59,16 +63,22 @@ public record SmiTopoMatrix(List<String> devices, Map<String, Map<String, String
         int header = header(lines, source);
         List<String> devices = new ArrayList<>();
         List<String> tail = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
         for (String token : SPLIT.split(lines.get(header).strip())) {
             List<String> labels = tail.isEmpty() ? labels(token.strip()) : List.of();
-            if (!labels.isEmpty()) {
+            // a label printed twice ends the matrix: nvidia-smi names each device once (a pasted line repeated is not a bigger matrix)
+            if (!labels.isEmpty() && labels.stream().allMatch(seen::add)) {
                 devices.addAll(labels);
             } else {
                 tail.add(token.strip());
             }
         }
         Rows rows = new Rows(devices, tail);
-        tail.stream().filter(t -> !TAIL.contains(t)).forEach(t -> rows.skipped.add((header + 1) + ": column '" + t + "' is not read"));
+        List<String> unread = tail.stream().filter(t -> !TAIL.contains(t)).toList();
+        unread.stream().limit(UNREAD_SHOWN).forEach(t -> rows.skipped.add((header + 1) + ": column '" + t + "' is not read"));
+        if (unread.size() > UNREAD_SHOWN) {
+            rows.skipped.add((header + 1) + ": " + (unread.size() - UNREAD_SHOWN) + " more columns are not read");
+        }
         for (int i = header + 1; i < lines.size(); i++) {
             rows.line(lines.get(i), i + 1);
         }
@@ -192,7 +202,8 @@ public record SmiTopoMatrix(List<String> devices, Map<String, Map<String, String
             }
             if (values != tail.size()) {
                 skipped.add(number + ": row " + tokens[0] + " has " + values + " values after the matrix for " + tail.size()
-                        + " columns (" + String.join(", ", tail) + "): not assigned");
+                        + " columns (" + String.join(", ", tail.subList(0, Math.min(tail.size(), UNREAD_SHOWN)))
+                        + (tail.size() > UNREAD_SHOWN ? ", …" : "") + "): not assigned");
                 return;
             }
             for (int c = 0; c < values; c++) {

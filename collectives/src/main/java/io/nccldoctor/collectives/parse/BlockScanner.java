@@ -42,6 +42,8 @@ abstract class BlockScanner extends ByteWords {
      * prefixes of one length ("node0012:40204:40297 [3] "), so the next line is first looked at there.
      */
     private int prefixGuess = -1;
+    /** The start of the last line searched for a watchdog timeout in vain: its other "NCCL" words are not searched again. */
+    private int noWatchdog = -1;
 
     /**
      * Whole lines of a file: buf[0, len), which ends at a line end or the file's end, with the same bytes in
@@ -51,6 +53,7 @@ abstract class BlockScanner extends ByteWords {
         this.buf = buf;
         this.words = words;
         this.len = len;
+        noWatchdog = -1;
         if (bareLines) {
             for (int start = 0; start < len; ) {
                 int end = lineEnd(start);
@@ -154,7 +157,11 @@ abstract class BlockScanner extends ByteWords {
     private boolean candidate(int start, int at, int end) {
         long head = bytesAt(at);
         if ((byte) (head >>> 32) != ' ') {
+            if (start == noWatchdog) {
+                return false; // a 10 MB line of "ProcessGroupNCCL" words is searched once, not once per word
+            }
             if (indexOf(buf, start, end, WATCHDOG) < 0) {
+                noWatchdog = start;
                 return false;
             }
             accept(line(buf, start, end));

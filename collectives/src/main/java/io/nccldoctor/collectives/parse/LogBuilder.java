@@ -395,7 +395,7 @@ final class LogBuilder extends BlockScanner {
         }
         if (line.contains("completion from peer") && ibErrors.size() < KEEP) {
             Matcher m = IB_ERR.matcher(line);
-            if (m.find()) {
+            if (m.find() && m.group(1).length() <= 9 && (m.group(2) == null || m.group(2).length() <= 9)) { // ibv_wc_status and vendor_err are 32-bit: longer is a damaged line, kept above as a warning
                 ibErrors.add(new IbError(Integer.parseInt(m.group(1)), m.group(2) == null
                         ? Fact.absent("no vendor err on this line (wrapped?)") : Fact.of(Integer.parseInt(m.group(2))), kept(line)));
             }

@@ -156,9 +156,12 @@ public record NcclTestsCommand(String text, Fact<String> launcher, Map<String, S
         env.put(assignment.substring(0, eq), assignment.substring(eq + 1));
     }
 
+    private static final String NOT_AN_OPTION = "(not an option)";
+
     /** nccl-tests getopt_long: "-b 8", "-b8", "--minbytes 8", "--minbytes=8"; all options but -h take an argument. */
     static Map<String, String> flags(List<String> args) {
         Map<String, String> out = new LinkedHashMap<>();
+        StringBuilder loose = new StringBuilder(); // joined once: a pasted line of millions of words stays linear
         for (int i = 0; i < args.size() && !STOP.contains(args.get(i)); i++) {
             String a = args.get(i);
             String name;
@@ -172,13 +175,17 @@ public record NcclTestsCommand(String text, Fact<String> launcher, Map<String, S
                 name = known == null ? a.substring(0, 2) : known;
                 value = a.length() > 2 ? a.substring(2) : null;
             } else {
-                out.merge("(not an option)", a, (x, y) -> x + " " + y);
+                out.putIfAbsent(NOT_AN_OPTION, "");
+                loose.append(loose.length() == 0 ? "" : " ").append(a);
                 continue;
             }
             if (value == null && !name.equals("help") && i + 1 < args.size() && !STOP.contains(args.get(i + 1))) {
                 value = args.get(++i);
             }
             out.put(name, value == null ? "" : value);
+        }
+        if (loose.length() > 0) {
+            out.put(NOT_AN_OPTION, loose.toString());
         }
         return out;
     }

@@ -271,11 +271,11 @@ public final class NcclTestsJson {
         if (node == null || node.isNull()) {
             return Fact.absent("no root");
         }
-        if (node.isIntegralNumber()) {
-            return Fact.of(node.asInt());
+        if (node.isIntegralNumber()) { // a rank is an int in nccl-tests; a number past that range is no rank, never wrapped
+            return node.canConvertToInt() ? Fact.of(node.asInt()) : Fact.error("root " + node.asText() + " is no rank (out of range)");
         }
         String s = node.asText().strip();
-        if (s.matches("-?\\d+")) {
+        if (s.matches("-?\\d{1,10}") && Long.parseLong(s) == (int) Long.parseLong(s)) {
             return Fact.of(Integer.parseInt(s));
         }
         return s.isEmpty() ? Fact.absent("no root") : Fact.error("unreadable root '" + s + "'");

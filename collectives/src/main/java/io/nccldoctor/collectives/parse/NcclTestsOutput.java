@@ -181,7 +181,7 @@ public record NcclTestsOutput(Fact<String> testsVersion, Fact<String> ncclHeader
         TreeSet<Integer> seen = new TreeSet<>();
         for (String d : devices) {
             Matcher m = RANK.matcher(d.strip());
-            if (!m.find() || !seen.add(Integer.parseInt(m.group(1)))) {
+            if (!m.find() || m.group(1).length() > 9 || !seen.add(Integer.parseInt(m.group(1)))) { // a rank of ten digits is no rank
                 return Fact.absent("the device lines repeat a rank or name none: several runs in one text?");
             }
         }

@@ -4,11 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.nccldoctor.collectives.parse.NcclTestsOutput;
 import io.nccldoctor.core.InputException;
 import io.nccldoctor.core.Json;
+import io.nccldoctor.core.read.Inputs;
 import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -73,7 +76,9 @@ public final class Orchestrator {
         Files.createDirectories(workDir());
         Set<String> done = new HashSet<>();
         if (Files.exists(results)) {
-            ResultLog.read(results).forEach(r -> done.add(key(r.child(), r.collective())));
+            ResultLog.Contents recorded = ResultLog.contents(results);
+            recorded.notes().forEach(o.progress()); // a torn last line: its point runs again
+            recorded.records().forEach(r -> done.add(key(r.child(), r.collective())));
         }
         List<ChildSpec> children = plan.children();
         int run = 0;
@@ -238,9 +243,16 @@ public final class Orchestrator {
     }
 
     /** The lines that are results for requested collectives; bad[0] counts non-JSON lines, bad[1] JSON non-results. */
-    private static List<ChildLine> valid(Path res, List<String> requested, int[] bad) throws IOException {
+    private static List<ChildLine> valid(Path res, List<String> requested, int[] bad) {
         List<ChildLine> out = new ArrayList<>();
-        for (String l : Files.readAllLines(res, StandardCharsets.UTF_8)) {
+        List<String> lines;
+        try {
+            lines = Inputs.text(res).lines(); // bytes that are not UTF-8 become U+FFFD: a line of them is garbage, not our crash
+        } catch (InputException tooLarge) {
+            bad[0]++;
+            return out;
+        }
+        for (String l : lines) {
             if (l.isBlank()) {
                 continue;
             }
@@ -253,7 +265,8 @@ public final class Orchestrator {
             }
             try {
                 ChildLine c = Json.mapper().treeToValue(n, ChildLine.class);
-                if (c.collective() == null || !requested.contains(c.collective()) || (c.failure() == null && c.rows() == null)) {
+                if (c.collective() == null || !requested.contains(c.collective()) || (c.failure() == null && c.rows() == null)
+                        || (c.rows() != null && c.rows().contains(null))) {
                     bad[1]++;
                     continue;
                 }
@@ -310,13 +323,28 @@ public final class Orchestrator {
         return any ? new Map[] {transports, algorithms} : new Map[] {null, null};
     }
 
+    /**
+     * The last n lines of a child's output, from its last {@value #TAIL_BYTES} bytes: a child may write gigabytes, and
+     * any bytes (not UTF-8 ones become U+FFFD).
+     */
     private static List<String> tail(Path f, int n) throws IOException {
         if (!Files.isRegularFile(f)) {
             return List.of();
         }
-        List<String> lines = Files.readAllLines(f, StandardCharsets.ISO_8859_1).stream().filter(l -> !l.isBlank()).toList();
+        byte[] last;
+        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
+            long from = Math.max(0, ch.size() - TAIL_BYTES);
+            ByteBuffer b = ByteBuffer.allocate((int) (ch.size() - from));
+            while (b.hasRemaining() && ch.read(b, from + b.position()) >= 0) {
+                // read on
+            }
+            last = b.array();
+        }
+        List<String> lines = Inputs.decode(last, f.toString()).lines().stream().filter(l -> !l.isBlank()).toList();
         return List.copyOf(lines.subList(Math.max(0, lines.size() - n), lines.size()));
     }
+
+    private static final int TAIL_BYTES = 64 << 10;
 
     /** The last lines of the newest NCCL log in the child's folder. */
     private static List<String> ncclLogTail(Path dir) throws IOException {

@@ -1,7 +1,5 @@
 package io.nccldoctor.core.capture;
 
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.nccldoctor.core.Fact;
@@ -12,7 +10,7 @@ import io.nccldoctor.core.NativeQueries;
 import io.nccldoctor.core.exec.CommandResult;
 import io.nccldoctor.core.exec.RecordedCommandRunner;
 import io.nccldoctor.core.host.HostRoot;
-import java.io.IOException;
+import io.nccldoctor.core.read.Inputs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -37,13 +35,17 @@ public record Capture(Path dir, Manifest manifest, Host host) {
                     + " is not supported by this version (it reads format " + Manifest.FORMAT_VERSION + "); use a matching nccl-doctor");
         }
         List<CommandResult> commands = readOptional(dir.resolve(Manifest.COMMANDS), new TypeReference<List<CommandResult>>() { }, List.of());
+        if (commands.contains(null)) {
+            throw new InputException(dir.resolve(Manifest.COMMANDS) + ": [" + commands.indexOf(null) + "]: null where a recorded command "
+                    + "belongs; capture again or restore the file");
+        }
         Map<String, JsonNode> natives = readOptional(dir.resolve(Manifest.NATIVES), new TypeReference<Map<String, JsonNode>>() { }, Map.of());
         Host host = new Host(HostRoot.at(dir.resolve(Manifest.ROOT)), new RecordedCommandRunner(commands),
-                recorded(natives), manifest.env() == null ? Map.of() : manifest.env(), "capture " + dir);
+                recorded(dir, natives), manifest.env() == null ? Map.of() : manifest.env(), "capture " + dir);
         return new Capture(dir, manifest, host);
     }
 
-    private static NativeQueries recorded(Map<String, JsonNode> answers) {
+    private static NativeQueries recorded(Path dir, Map<String, JsonNode> answers) {
         return new NativeQueries() {
             @Override
             public <T> Fact<T> query(String key, Class<T> type, Supplier<Fact<T>> live) {
@@ -51,8 +53,9 @@ public record Capture(Path dir, Manifest manifest, Host host) {
                 if (node == null) {
                     return Fact.absent("not in the capture: native query " + key);
                 }
-                Fact<?> raw = Json.mapper().convertValue(node, new TypeReference<Fact<Object>>() { });
-                return raw.map(v -> Json.mapper().convertValue(v, type));
+                String where = dir.resolve(Manifest.NATIVES) + ": " + key;
+                Fact<JsonNode> raw = Json.convert(node, new TypeReference<Fact<JsonNode>>() { }, where);
+                return raw.map(v -> Json.convert(v, type, where + ".value"));
             }
         };
     }
@@ -61,20 +64,13 @@ public record Capture(Path dir, Manifest manifest, Host host) {
         return Files.isRegularFile(file) ? read(file, type) : fallback;
     }
 
+    /** A file of the capture as its type: bounded, and every problem one line naming the file and the field. */
     private static <T> T read(Path file, TypeReference<T> type) {
         try {
-            T value = Json.mapper().readValue(file.toFile(), type);
-            if (value == null) {
-                throw new InputException(file + ": empty; capture again");
-            }
-            return value;
-        } catch (JsonProcessingException e) {
-            JsonLocation at = e.getLocation();
-            String where = at == null ? "" : ":" + at.getLineNr() + ":" + at.getColumnNr();
-            throw new InputException(file + where + ": not a valid capture file (" + e.getOriginalMessage()
-                    + "); capture again or restore the file", e);
-        } catch (IOException e) {
-            throw new InputException(file + ": cannot read (" + e.getMessage() + ")", e);
+            JsonNode tree = Json.tree(Inputs.text(file));
+            return Json.convert(tree, type, file.toString());
+        } catch (InputException e) {
+            throw new InputException(e.getMessage() + "; capture again or restore the file", e);
         }
     }
 }

@@ -1,7 +1,9 @@
 package io.nccldoctor.core.host;
 
 import io.nccldoctor.core.Fact;
+import io.nccldoctor.core.read.Inputs;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
@@ -83,7 +85,13 @@ public final class HostRoot {
     public Fact<byte[]> readBytes(String hostPath) {
         try {
             String resolved = resolve(hostPath);
-            byte[] content = Files.readAllBytes(local(resolved));
+            byte[] content;
+            try (InputStream in = Files.newInputStream(local(resolved))) {
+                content = in.readNBytes(Inputs.MAX_BYTES + 1);
+            }
+            if (content.length > Inputs.MAX_BYTES) { // a device file or a damaged capture: no probe reads a file this size
+                return Fact.error(hostPath + ": more than " + (Inputs.MAX_BYTES >> 20) + " MiB, not read");
+            }
             listener.file(resolved, content);
             return Fact.of(content);
         } catch (IOException e) {
@@ -142,6 +150,9 @@ public final class HostRoot {
     private String resolve(String hostPath) throws IOException {
         if (!hostPath.startsWith("/")) {
             throw new IllegalArgumentException("host paths are absolute: " + hostPath);
+        }
+        if (hostPath.indexOf('\0') >= 0) { // a name read from a damaged file: no file name holds a NUL byte
+            throw new NoSuchFileException(hostPath.replace('\0', '?'));
         }
         Deque<String> pending = new ArrayDeque<>(components(hostPath));
         Deque<String> current = new ArrayDeque<>();

@@ -117,7 +117,12 @@ public final class RdmaTextReader {
             last = n;
             sectionFacts = 0;
         }
-        SectionReader.Verdict v = reader == null ? SectionReader.Verdict.FOREIGN : reader.read(line, new Slot.Line(kind, n));
+        SectionReader.Verdict v;
+        try {
+            v = reader == null ? SectionReader.Verdict.FOREIGN : reader.read(line, new Slot.Line(kind, n));
+        } catch (NumberFormatException pastIntRange) { // a port or GID index of 26 digits: no tool prints it, the line is not understood
+            v = SectionReader.Verdict.FOREIGN;
+        }
         switch (v) {
             case FACT -> {
                 factLines++;

@@ -2,14 +2,16 @@ package io.nccldoctor.reports.cluster;
 
 import io.nccldoctor.core.InputException;
 import io.nccldoctor.core.Snapshot;
+import io.nccldoctor.core.read.Decoded;
+import io.nccldoctor.core.read.Inputs;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -51,13 +53,16 @@ public final class ClusterInputs {
                 throw a.error(); // the first bad file in input order, whichever thread met it first
             }
             nodes.add(a.reading());
+            a.replaced().ifPresent(found.notes::add);
         }
         for (Path dir : found.folders) {
             nodes.add(NodeReading.of(captures.apply(dir), dir.toString()));
         }
         List<Sample> samples = new ArrayList<>();
         for (Path p : found.csv) {
-            samples.addAll(BandwidthFile.parse(lines(p), p.toString()));
+            Decoded text = Inputs.text(p);
+            text.note().ifPresent(found.notes::add);
+            samples.addAll(BandwidthFile.parse(text.lines(), p.toString()));
         }
         return new ClusterData(args, nodes, samples, found.notes);
     }
@@ -76,10 +81,11 @@ public final class ClusterInputs {
         } else if (extension(p).equals("json")) {
             found.json.add(p);
         } else {
-            String first = lines(p).stream().map(String::strip).filter(l -> !l.isEmpty()).findFirst().orElse("");
+            List<String> lines = Inputs.text(p).lines();
+            String first = lines.stream().map(String::strip).filter(l -> !l.isEmpty()).findFirst().orElse("");
             if (first.startsWith("{")) {
                 found.json.add(p);
-            } else if (BandwidthFile.looksLike(lines(p))) {
+            } else if (BandwidthFile.looksLike(lines)) {
                 found.csv.add(p);
             } else {
                 throw new InputException(p + ": neither a snapshot (JSON) nor a bandwidth file (header '" + BandwidthFile.HEADER + "')");
@@ -115,22 +121,16 @@ public final class ClusterInputs {
         }
     }
 
-    private record Attempt(NodeReading reading, InputException error) {
+    /** One snapshot file read on a worker thread: the node, or the error; and how many of its bytes were not UTF-8. */
+    private record Attempt(NodeReading reading, InputException error, Optional<String> replaced) {
     }
 
     private static Attempt attempt(Path p) {
         try {
-            return new Attempt(SnapshotFile.read(p), null);
+            Decoded text = Inputs.text(p);
+            return new Attempt(SnapshotFile.read(text, p), null, text.note());
         } catch (InputException e) {
-            return new Attempt(null, e);
-        }
-    }
-
-    private static List<String> lines(Path p) {
-        try {
-            return Files.readAllLines(p, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new InputException(p + ": cannot read (" + e.getMessage() + ")", e);
+            return new Attempt(null, e, Optional.empty());
         }
     }
 

@@ -61,8 +61,9 @@ record NodeView(Fact<Platform> platform, Fact<PciInventory> pci, Fact<NvidiaDriv
         }
         try {
             // A tree straight to the record: faster than Snapshot.section's convertValue, which 1,000 nodes notice.
-            return Fact.of(type.isInstance(raw) ? type.cast(raw) : raw instanceof JsonNode n ? Json.mapper().treeToValue(n, type)
-                    : Json.mapper().convertValue(raw, type));
+            T value = type.isInstance(raw) ? type.cast(raw) : raw instanceof JsonNode n ? Json.mapper().treeToValue(n, type)
+                    : Json.mapper().convertValue(raw, type);
+            return value == null ? Fact.error("the " + key + " section is null (" + takenBy + ")") : Fact.of(value);
         } catch (JsonProcessingException | IllegalArgumentException e) {
             return unreadable(key, type, e);
         }

@@ -10,6 +10,8 @@ import io.nccldoctor.core.Fact;
 import io.nccldoctor.core.InputException;
 import io.nccldoctor.core.Json;
 import io.nccldoctor.core.Snapshot;
+import io.nccldoctor.core.read.Decoded;
+import io.nccldoctor.core.read.Inputs;
 import io.nccldoctor.gdr.GdrHostProbe;
 import io.nccldoctor.gdr.GpuProbe;
 import io.nccldoctor.gdr.NvidiaDriverProbe;
@@ -54,13 +56,19 @@ final class SnapshotFile {
         String createdAt;
         String source;
         Integer schemaVersion;
+        String schemaVersionOutOfRange;
         Map<String, Object> sections;
         Level snapshot;
     }
 
     static NodeReading read(Path p) {
+        return read(Inputs.text(p), p);
+    }
+
+    /** The snapshot in a text already read (bytes that are not UTF-8 replaced: the caller says how many). */
+    static NodeReading read(Decoded text, Path p) {
         Level top = new Level();
-        try (JsonParser jp = Json.mapper().getFactory().createParser(p.toFile())) {
+        try (JsonParser jp = Json.mapper().getFactory().createParser(text.text())) {
             if (jp.nextToken() != JsonToken.START_OBJECT) {
                 throw notASnapshot(p);
             }
@@ -75,6 +83,10 @@ final class SnapshotFile {
                 : top.sections != null && top.hostName != null ? top : null;
         if (s == null) {
             throw notASnapshot(p);
+        }
+        if (s.schemaVersionOutOfRange != null) {
+            throw new InputException(p + ": schemaVersion " + s.schemaVersionOutOfRange + " is out of range; this nccl-doctor reads "
+                    + "snapshot schema version up to " + Snapshot.SCHEMA_VERSION);
         }
         if (s.schemaVersion != null && s.schemaVersion > Snapshot.SCHEMA_VERSION) {
             throw new InputException(p + ": snapshot schema version " + s.schemaVersion + "; this nccl-doctor reads up to "
@@ -113,7 +125,7 @@ final class SnapshotFile {
                 case "hostName" -> level.hostName = t == JsonToken.VALUE_STRING ? jp.getText() : skip(jp);
                 case "createdAt" -> level.createdAt = t == JsonToken.VALUE_STRING ? jp.getText() : skip(jp);
                 case "source" -> level.source = t == JsonToken.VALUE_STRING ? jp.getText() : skip(jp);
-                case "schemaVersion" -> level.schemaVersion = t == JsonToken.VALUE_NUMBER_INT ? jp.getIntValue() : null;
+                case "schemaVersion" -> level.schemaVersion = schemaVersion(jp, t, level);
                 case "sections" -> {
                     if (t == JsonToken.START_OBJECT) {
                         level.sections = sections(jp);
@@ -124,6 +136,19 @@ final class SnapshotFile {
                 default -> jp.skipChildren();
             }
         }
+    }
+
+    /** A whole number: the version; past int range it is kept as text, and refused with the file's name. */
+    private static Integer schemaVersion(JsonParser jp, JsonToken t, Level level) throws IOException {
+        if (t != JsonToken.VALUE_NUMBER_INT) {
+            jp.skipChildren();
+            return null;
+        }
+        if (jp.getNumberType() != JsonParser.NumberType.INT) {
+            level.schemaVersionOutOfRange = jp.getText();
+            return null;
+        }
+        return jp.getIntValue();
     }
 
     private static String skip(JsonParser jp) throws IOException {

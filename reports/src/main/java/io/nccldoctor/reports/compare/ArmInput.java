@@ -1,12 +1,13 @@
 package io.nccldoctor.reports.compare;
 
+import io.nccldoctor.collectives.sweep.ResultLog;
 import io.nccldoctor.core.InputException;
+import io.nccldoctor.core.read.Inputs;
+import io.nccldoctor.reports.baseline.Note;
 import io.nccldoctor.reports.results.ResultInputs;
 import io.nccldoctor.reports.results.ResultSet;
 import io.nccldoctor.reports.results.Sweep;
 import io.nccldoctor.reports.results.SweepResults;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -80,21 +81,19 @@ public record ArmInput(String name, List<Sweep> sweeps, Decisions decisions, Lis
             throw new InputException(String.join(", ", specs) + ": no measured sweep in " + (specs.size() == 1 ? "it" : "them")
                     + (set.skipped().isEmpty() ? "" : " (" + set.skipped().size() + " files not read, e.g. " + set.skipped().get(0) + ")"));
         }
-        return new ArmInput(name(specs), set.sweeps(), Decisions.of(new ArrayList<>(set.ncclLogs().values())), set.skipped());
+        List<String> notRead = new ArrayList<>(set.skipped());
+        set.notes().stream().filter(n -> n.is(Note.Kind.UNREAD)).forEach(n -> notRead.add(n.text())); // bytes replaced, a torn line
+        return new ArmInput(name(specs), set.sweeps(), Decisions.of(new ArrayList<>(set.ncclLogs().values())), notRead);
     }
 
     static ArmInput ofSweepResult(Path file, String arm) {
-        return new ArmInput(arm, SweepResults.sweeps(file, arm), Decisions.of(file, arm), List.of());
+        return new ArmInput(arm, SweepResults.sweeps(file, arm), Decisions.of(file, arm), ResultLog.contents(file).notes());
     }
 
     /** The arms of a sweep result; an error when the file is not one. */
     static List<String> sweepArms(Path file) {
-        try {
-            if (Files.isRegularFile(file) && SweepResults.isSweepFile(Files.readString(file, StandardCharsets.UTF_8))) {
-                return SweepResults.arms(file);
-            }
-        } catch (IOException e) {
-            throw new InputException(file + ": cannot read (" + e.getMessage() + ")", e);
+        if (Files.isRegularFile(file) && SweepResults.isSweepFile(Inputs.text(file).text())) {
+            return SweepResults.arms(file);
         }
         throw new InputException(file + ": not a sweep result (JSONL from `nccl-doctor sweep`); give A and B");
     }

@@ -1,14 +1,19 @@
 package io.nccldoctor.reports.results;
 
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.nccldoctor.collectives.parse.NcclLog;
 import io.nccldoctor.collectives.parse.NcclLogSet;
 import io.nccldoctor.collectives.parse.NcclTestsJson;
 import io.nccldoctor.collectives.parse.NcclTestsOutput;
+import io.nccldoctor.collectives.sweep.ResultLog;
 import io.nccldoctor.core.Fact;
 import io.nccldoctor.core.InputException;
 import io.nccldoctor.core.Json;
 import io.nccldoctor.core.Snapshot;
+import io.nccldoctor.core.read.Decoded;
+import io.nccldoctor.core.read.Inputs;
 import io.nccldoctor.gdr.PerftestMatrix;
 import io.nccldoctor.gdr.PerftestMatrixProbe;
 import io.nccldoctor.gdr.PerftestOutput;
@@ -20,7 +25,6 @@ import io.nccldoctor.reports.baseline.Notes;
 import io.nccldoctor.reports.inputs.InputKind;
 import io.nccldoctor.reports.inputs.ReportInput;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -134,20 +138,29 @@ public final class ResultInputs {
             read.get().tests().ifPresent(t -> sweeps.add(fromTests(p, sweep, env, nodeCount, t, read.get().tool())));
             read.get().log().ifPresent(log -> ncclLogs.put(p.toString(), log));
             read.get().node().ifPresent(nodes::add);
-            if (read.get().kind() == InputKind.NVIDIA_SMI_TOPO || read.get().kind() == InputKind.LSPCI_TREE) {
-                // how the machine of the runs given with it is wired (P2P support, SYS paths, a hypervisor's devices)
-                Companions.read(readText(p).lines().toList(), p.toString(), notes);
+            // bytes that are not UTF-8 counted as every verb counts them (a log is streamed, a .gz file decompressed)
+            if (read.get().kind() != InputKind.NCCL_LOG && !p.getFileName().toString().endsWith(".gz")) {
+                Decoded whole = Inputs.text(p);
+                whole.note().ifPresent(n -> notes.add(new Note(Note.Kind.UNREAD, n, p.toString())));
+                if (read.get().kind() == InputKind.NVIDIA_SMI_TOPO || read.get().kind() == InputKind.LSPCI_TREE) {
+                    // how the machine of the runs given with it is wired (P2P support, SYS paths, a hypervisor's devices)
+                    Companions.read(whole.lines(), p.toString(), notes);
+                }
             }
             return;
         }
-        String text = readText(p);
+        Decoded in = Inputs.text(p);
+        String text = in.text();
         String name = label != null ? label : p.getFileName().toString().replaceFirst("\\.[A-Za-z0-9]+$", "");
         if (SweepResults.isSweepFile(text)) {
-            sweeps.addAll(SweepResults.sweeps(p, null));
+            ResultLog.Contents c = ResultLog.contents(in);
+            c.notes().forEach(n -> notes.add(new Note(Note.Kind.UNREAD, n, p.toString()))); // bytes replaced, a torn last line
+            sweeps.addAll(SweepResults.sweeps(p, null, c.records()));
             return;
         }
+        in.note().ifPresent(n -> notes.add(new Note(Note.Kind.UNREAD, n, p.toString())));
         if (text.stripLeading().startsWith("{")) {
-            JsonNode doc = readJson(p, text);
+            JsonNode doc = Json.tree(in);
             runLogs(p, doc);
             if (doc.has("result") && doc.has("launch")) {
                 sweeps.add(runResult(p, name, env, nodeCount, doc));
@@ -162,11 +175,12 @@ public final class ResultInputs {
                     throw new InputException(p + ": a `run --reference` result without nccl-tests output ("
                             + doc.at("/reference/output/absent").asText("no output") + ")");
                 }
-                sweeps.add(fromTests(p, name, env, nodeCount, Json.mapper().convertValue(out, NcclTestsOutput.class), "nccl-tests"));
+                sweeps.add(fromTests(p, name, env, nodeCount, Json.convert(out, NcclTestsOutput.class, p + ": reference.output.value"),
+                        "nccl-tests"));
             } else if (doc.has("snapshot") && doc.get("snapshot").has("sections")) {
-                node(Json.mapper().convertValue(doc.get("snapshot"), Snapshot.class), p.toString()); // preflight, topo or gdr --json
+                node(SnapshotJson.read(doc.get("snapshot"), p + ": snapshot"), p.toString()); // preflight, topo or gdr --json
             } else if (doc.has("sections") && doc.has("hostName")) {
-                node(Json.mapper().convertValue(doc, Snapshot.class), p.toString());
+                node(SnapshotJson.read(doc, p.toString()), p.toString());
             } else if (NcclTestsJson.looksLikeJson(text)) {
                 sweeps.add(fromTests(p, name, env, nodeCount, NcclTestsJson.parse(text, p.toString()), "nccl-tests -J"));
             } else {
@@ -194,22 +208,6 @@ public final class ResultInputs {
         sweeps.add(fromTests(p, name, env, nodeCount, out, "nccl-tests"));
         if (out.ncclInfoLines() > 0) { // nccl-tests run with NCCL_DEBUG=INFO: its NCCL lines are a log of the same run
             NcclLog.parseIfNccl(p).ifPresent(log -> ncclLogs.put(p.toString(), log));
-        }
-    }
-
-    private static String readText(Path p) {
-        try {
-            return Files.readString(p, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new InputException(p + ": cannot read (" + e.getMessage() + ")", e);
-        }
-    }
-
-    private static JsonNode readJson(Path p, String text) {
-        try {
-            return Json.mapper().readTree(text);
-        } catch (IOException e) {
-            throw new InputException(p + ": not valid JSON (" + e.getMessage().lines().findFirst().orElse("") + ")", e);
         }
     }
 
@@ -243,22 +241,21 @@ public final class ResultInputs {
         if (!doc.has("launch") || !doc.path("ncclLogs").isObject()) {
             return;
         }
-        doc.get("ncclLogs").fields().forEachRemaining(e -> {
-            try {
-                ncclLogs.put(p + "#" + e.getKey(), Json.mapper().convertValue(e.getValue(), NcclLog.class));
-            } catch (IllegalArgumentException bad) {
-                throw new InputException(p + ": ncclLogs." + e.getKey() + " is not an NCCL log as `run --json` writes it ("
-                        + bad.getMessage().lines().findFirst().orElse("") + ")", bad);
-            }
-        });
+        doc.get("ncclLogs").fields().forEachRemaining(e -> ncclLogs.put(p + "#" + e.getKey(),
+                Json.convert(e.getValue(), NcclLog.class, p + ": ncclLogs." + e.getKey())));
     }
 
     private static Sweep runResult(Path p, String label, Map<String, String> env, Integer nodeCount, JsonNode doc) {
         JsonNode r = doc.get("result");
         List<NcclTestsOutput.Row> rows = new ArrayList<>();
         Map<Long, Boolean> aligned = new TreeMap<>();
-        for (JsonNode size : r.path("sizes")) {
-            NcclTestsOutput.Row row = Json.mapper().convertValue(size.get("row"), NcclTestsOutput.Row.class);
+        JsonNode sizes = r.path("sizes");
+        if (!sizes.isArray() && !sizes.isMissingNode()) {
+            throw new InputException(p + ": result.sizes: expected a list, got " + sizes.getNodeType().name().toLowerCase(Locale.ROOT));
+        }
+        for (int i = 0; i < sizes.size(); i++) {
+            JsonNode size = sizes.get(i);
+            NcclTestsOutput.Row row = Json.convert(size.get("row"), NcclTestsOutput.Row.class, p + ": result.sizes[" + i + "].row");
             rows.add(row);
             aligned.put(row.sizeBytes(), size.path("chunksAligned").asBoolean(true));
         }
@@ -274,13 +271,11 @@ public final class ResultInputs {
         Path file = dir.resolve("report.yaml");
         Bundle b;
         try {
-            b = Json.yaml().readValue(file.toFile(), Bundle.class);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            com.fasterxml.jackson.core.JsonLocation at = e.getLocation();
-            throw new InputException(file + (at == null ? "" : ":" + at.getLineNr()) + ": " + e.getOriginalMessage()
-                    + " (keys: title, example, nodes, sweeps, perftest, ceilings, traffic, logs; see docs/report.md)", e);
-        } catch (IOException e) {
-            throw new InputException(file + ": cannot read (" + e.getMessage() + ")", e);
+            b = Json.yaml().readValue(Inputs.yaml(file).text(), Bundle.class);
+        } catch (JsonProcessingException e) {
+            JsonLocation at = e.getLocation();
+            throw new InputException(file + (at == null ? "" : ":" + at.getLineNr()) + ": " + e.getOriginalMessage().lines().findFirst()
+                    .orElse("") + " (keys: title, example, nodes, sweeps, perftest, ceilings, traffic, logs; see docs/report.md)", e);
         }
         if (b == null) {
             throw new InputException(file + ": empty");
@@ -341,12 +336,7 @@ public final class ResultInputs {
             List<String> from = List.of(e.file() != null ? "perftest output " + dir.resolve(e.file()) : "given in " + file);
             if (e.file() != null) {
                 Path out = dir.resolve(e.file());
-                PerftestOutput p;
-                try {
-                    p = PerftestOutput.parse(Files.readAllLines(out, StandardCharsets.UTF_8), out.toString());
-                } catch (IOException ex) {
-                    throw new InputException(out + ": cannot read (" + ex.getMessage() + ")", ex);
-                }
+                PerftestOutput p = PerftestOutput.parse(Inputs.text(out).lines(), out.toString());
                 PerftestOutput.Row row = p.rows().stream().filter(x -> x.bytes() == 1048576).findFirst()
                         .orElse(p.rows().isEmpty() ? null : p.rows().get(p.rows().size() - 1));
                 problem = p.errors().isEmpty() ? Fact.absent("ran") : Fact.of(p.errors().get(0));

@@ -1,9 +1,12 @@
 package io.nccldoctor.reports.results;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.nccldoctor.collectives.sweep.ResultLog;
 import io.nccldoctor.collectives.sweep.SweepPlan;
 import io.nccldoctor.collectives.sweep.SweepRecord;
 import io.nccldoctor.core.Fact;
+import io.nccldoctor.core.Json;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -25,10 +28,10 @@ public final class SweepResults {
             return false;
         }
         try {
-            com.fasterxml.jackson.databind.JsonNode n = io.nccldoctor.core.Json.mapper().readTree(first);
+            JsonNode n = Json.mapper().readTree(first);
             String type = n.path("type").asText("");
             return n.has("child") && (type.equals("point") || type.equals("failure"));
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return false; // a multi-line JSON document, or not JSON: not a result file
         }
     }
@@ -42,7 +45,11 @@ public final class SweepResults {
 
     /** @param arm only this arm's points; null for all (then the arm is part of each label when there are several) */
     public static List<Sweep> sweeps(Path file, String arm) {
-        List<SweepRecord> records = ResultLog.read(file);
+        return sweeps(file, arm, ResultLog.read(file));
+    }
+
+    /** The same, from records already read. */
+    static List<Sweep> sweeps(Path file, String arm, List<SweepRecord> records) {
         boolean severalArms = records.stream().map(SweepRecord::arm).distinct().count() > 1;
         List<Sweep> out = new ArrayList<>();
         for (SweepRecord r : records) {

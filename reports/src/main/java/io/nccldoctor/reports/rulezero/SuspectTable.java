@@ -13,11 +13,11 @@ import io.nccldoctor.collectives.coll.Sizing;
 import io.nccldoctor.core.Fact;
 import io.nccldoctor.core.InputException;
 import io.nccldoctor.core.Json;
+import io.nccldoctor.core.read.Inputs;
 import io.nccldoctor.reports.csv.CsvReader;
 import io.nccldoctor.reports.results.ResultInputs;
 import io.nccldoctor.reports.results.Sweep;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -60,11 +60,7 @@ public final class SuspectTable {
         if (!Files.isRegularFile(p)) {
             throw new InputException(p + ": no such file");
         }
-        try {
-            return Files.readString(p, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new InputException(p + ": cannot read (" + e.getMessage() + ")", e);
-        }
+        return Inputs.text(p).text();
     }
 
     private static final JsonFactory JSON = JsonFactory.builder().enable(JsonReadFeature.ALLOW_YAML_COMMENTS).build();
@@ -269,9 +265,10 @@ public final class SuspectTable {
         if (v.isEmpty()) {
             return Fact.absent("no " + column);
         }
-        if (!DECIMAL.matcher(v).matches()) {
+        double d = DECIMAL.matcher(v).matches() ? Double.parseDouble(v) : Double.NaN;
+        if (!Double.isFinite(d)) { // 1e999 matches the pattern and is no measurement
             throw new InputException(where + ": " + column + " '" + v + "': give a number 0 or more, with a decimal point and no unit");
         }
-        return Fact.of(Double.parseDouble(v));
+        return Fact.of(d);
     }
 }
