@@ -58,14 +58,14 @@ public final class Cli {
         cl.setExitCodeExceptionMapper(e -> e instanceof InputException ? ExitCodes.USAGE : ExitCodes.INTERNAL);
         cl.setParameterExceptionHandler((ex, a) -> {
             CommandLine c = ex.getCommandLine();
-            err.println("nccl-doctor: " + ex.getMessage());
+            err.println("nccl-doctor: " + oneLine(ex.getMessage()));
             err.println("Try 'nccl-doctor " + (c.getParent() == null ? "" : c.getCommandName() + " ") + "--help'.");
             return ExitCodes.USAGE;
         });
         cl.setExecutionExceptionHandler((ex, c, parsed) -> {
             // The writer given here, not c.getErr(): a subcommand added later does not inherit setErr.
             if (ex instanceof InputException) {
-                err.println("nccl-doctor: " + ex.getMessage());
+                err.println("nccl-doctor: " + oneLine(ex.getMessage()));
             } else {
                 err.println("nccl-doctor: internal error: " + ex + (stacktrace ? "" : " (rerun with --stacktrace for details)"));
             }
@@ -76,5 +76,13 @@ public final class Cli {
             return ex instanceof InputException ? ExitCodes.USAGE : ExitCodes.INTERNAL;
         });
         return cl;
+    }
+
+    /**
+     * A message about bad input as one line, whatever it quotes from the input: a line break inside a quoted tag or
+     * value is shown as "\n" (or "\r"), so the one line a script or ticket takes is the whole message.
+     */
+    static String oneLine(String message) {
+        return message == null ? "bad input" : message.strip().replace("\r\n", "\\n").replace("\n", "\\n").replace("\r", "\\r");
     }
 }

@@ -10,7 +10,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -57,6 +59,60 @@ class BadInputRegressionTest {
         BadInputContract.holds(f.toString(), "parse", "nccl-tests", f.toString());
         BadInputContract.holds(f.toString(), "report", f.toString());
         BadInputContract.holds(f.toString(), "compare", BUNDLE.resolve("alltoall-nccl-tests.txt").toString(), f.toString());
+    }
+
+    @Test
+    void deviceLinesWithARankOrDeviceIndexPastEveryRangeAreLinesOfAnotherShape() throws IOException {
+        Path run = Seeds.ROOT.resolve("corpus/nccl-tests/nccl-tests-h200-16rank-2node-bare-metal-nccl-tests256.txt");
+        String text = Files.readString(run);
+        String huge = "9".repeat(400);
+        assertThat(text).contains("#  Rank  1 Group  0 Pid").contains(" device  1 [0x2a]");
+        for (String damaged : List.of(text.replace("#  Rank  1 Group  0 Pid", "#  Rank  " + huge + " Group  0 Pid"),
+                text.replace(" device  1 [0x2a]", " device  " + huge + " [0x2a]"))) {
+            Path f = Files.writeString(tmp.resolve("device-line.txt"), damaged);
+            assertThat(BadInputContract.holds(f.toString(), "report", f.toString()).code()).isBetween(0, 1);
+            assertThat(BadInputContract.holds(f.toString(), "compare", run.toString(), f.toString()).code()).isBetween(0, 1);
+        }
+    }
+
+    /** Every list, object and fact of every section set to null in turn: one line naming the field, never a crash later. */
+    @Test
+    void aNullWhereASectionHoldsAFactAListOrARecordIsOneLineNamingIt() throws IOException {
+        ObjectNode doc = (ObjectNode) Json.mapper().readTree(snapshot.toFile());
+        List<String> paths = new ArrayList<>();
+        doc.path("snapshot").path("sections").fields().forEachRemaining(e -> containers(e.getValue(), "sections." + e.getKey(), paths));
+        assertThat(paths).as("the capture's sections hold facts, lists and records").hasSizeGreaterThan(20);
+        List<String> refused = new ArrayList<>();
+        for (String path : paths) {
+            ObjectNode copy = doc.deepCopy();
+            String[] parts = path.split("\\.");
+            JsonNode parent = copy.path("snapshot");
+            for (int i = 0; i < parts.length - 1; i++) {
+                parent = parent.path(parts[i]);
+            }
+            ((ObjectNode) parent).putNull(parts[parts.length - 1]);
+            Path f = Files.writeString(tmp.resolve("null.json"), Json.write(copy));
+            BadInputContract.Run r = BadInputContract.holds(f.toString(), "report", f.toString());
+            if (r.code() != 2) {
+                continue; // a null the reading takes (an optional text): no crash is all the contract asks
+            }
+            refused.add(path);
+            // the field's path, or (a fact whose value is null) the fact's own reading of it
+            assertThat(r.err()).as(path).containsAnyOf(f + ": snapshot: " + path + ": null or missing where a value belongs",
+                    f + ": snapshot: sections." + parts[1] + ": " + parts[parts.length - 2] + ": a fact is an object with exactly one of");
+        }
+        // each of these ended in a NullPointerException (exit 3) far from the file before the records were checked
+        assertThat(refused).contains("sections.pci.devices", "sections.libraries.cudaRuntime", "sections.gdrHost.kernel",
+                "sections.rdma.devices");
+    }
+
+    private static void containers(JsonNode node, String path, List<String> into) {
+        node.fields().forEachRemaining(e -> {
+            if (e.getValue().isContainerNode() && path.chars().filter(c -> c == '.').count() < 3) {
+                into.add(path + "." + e.getKey());
+                containers(e.getValue(), path + "." + e.getKey(), into);
+            }
+        });
     }
 
     @Test

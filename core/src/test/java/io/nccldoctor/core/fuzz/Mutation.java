@@ -173,6 +173,9 @@ public record Mutation(Kind kind, double where, int pick) {
         }
         List<JsonNode> parents = new ArrayList<>();
         collect(root, parents);
+        if (parents.isEmpty()) { // "{}" or "[]": no value to replace
+            return flip(in);
+        }
         JsonNode parent = parents.get(Math.min(parents.size() - 1, at(parents.size())));
         JsonNode with = replacement();
         if (parent instanceof ObjectNode o && o.size() > 0) {

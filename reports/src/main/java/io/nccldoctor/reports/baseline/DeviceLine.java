@@ -21,8 +21,9 @@ import java.util.regex.Pattern;
  */
 public record DeviceLine(int rank, String host, int device, String busId, String gpu) {
 
+    // a rank or device index of ten digits or more is no index: the line is then of another shape, counted as unread
     private static final Pattern LINE = Pattern.compile(
-            "Rank\\s+(\\d+)\\s+(?:Group\\s+\\d+\\s+)?Pid\\s+\\d+\\s+on\\s+(\\S+)\\s+device\\s+(\\d+)\\s+\\[([^\\]]*)\\]\\s+(.+?)\\s*$");
+            "Rank\\s+(\\d{1,9})\\s+(?:Group\\s+\\d+\\s+)?Pid\\s+\\d+\\s+on\\s+(\\S+)\\s+device\\s+(\\d{1,9})\\s+\\[([^\\]]*)\\]\\s+(.+?)\\s*$");
 
     /** The line read, or empty for a line of another shape (it is then counted, never guessed at). */
     public static Optional<DeviceLine> parse(String line) {

@@ -26,7 +26,7 @@ public final class Notes {
     private static final Pattern WHOLE_NET = Pattern.compile("NET/[^/]+/\\d+(/.*)?");
 
     /** "[0]mlx5_0:1/IB" in "NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE ; OOB …" (net_ib/init.cc). */
-    private static final Pattern NET_DEVICE = Pattern.compile("\\[(\\d+)\\]\\S+");
+    private static final Pattern NET_DEVICE = Pattern.compile("\\[(\\d{1,9})\\]\\S+");
 
     private Notes() {
     }

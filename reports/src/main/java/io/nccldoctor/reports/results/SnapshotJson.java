@@ -5,6 +5,7 @@ import io.nccldoctor.collectives.Libraries;
 import io.nccldoctor.collectives.LibrariesProbe;
 import io.nccldoctor.core.InputException;
 import io.nccldoctor.core.Json;
+import io.nccldoctor.core.RecordNulls;
 import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.gdr.CounterProbe;
 import io.nccldoctor.gdr.CounterSnapshot;
@@ -75,6 +76,14 @@ public final class SnapshotJson {
             }
             typed.put(key, type == null || type.isInstance(raw) ? raw : Json.convert(Json.mapper().valueToTree(raw), type,
                     where + ": sections." + key));
+        });
+        typed.forEach((key, section) -> {
+            if (SECTIONS.containsKey(key)) { // a section this version does not know is kept as it is
+                RecordNulls.find(section, "sections." + key).ifPresent(path -> {
+                    throw new InputException(where + ": " + path + ": null or missing where a value belongs (a probe writes an "
+                            + "absent fact with its reason, never a null)");
+                });
+            }
         });
         return new Snapshot(s.schemaVersion(), s.toolVersion(), s.hostName(), s.createdAt(), s.source(), s.argv(), s.env(), typed);
     }
