@@ -82,6 +82,8 @@ public final class InputReader {
         if (model instanceof RdmaPaste paste) {
             model = RdmaJudgement.of(paste, rdmaContext);
         }
-        return new ParsedInput(kind, in.source(), model, evidence);
+        String replaced = in.replacedNote().map(n -> n.substring(in.source().length() + 2)).orElse("");
+        return new ParsedInput(kind, in.source(), model, evidence.isEmpty() || replaced.isEmpty() ? evidence + replaced
+                : evidence + "; " + replaced);
     }
 }

@@ -2,6 +2,8 @@ package io.nccldoctor.reports.inputs;
 
 import io.nccldoctor.collectives.parse.NcclLog;
 import io.nccldoctor.core.InputException;
+import io.nccldoctor.core.read.Decoded;
+import io.nccldoctor.core.read.Inputs;
 import java.io.ByteArrayInputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -11,7 +13,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.zip.GZIPInputStream;
 
 /**
@@ -35,7 +39,7 @@ public final class InputText {
      * The most a text other than an NCCL log may hold: 64 MiB. An NCCL topology dump of a 72-GPU rack or an `lspci
      * -vvv` of a full node is well under 1 MiB; a larger input is the wrong file (or /dev/zero).
      */
-    static final int MAX_TEXT_BYTES = 64 << 20;
+    static final int MAX_TEXT_BYTES = Inputs.MAX_BYTES;
 
     private final Path file;
     private final String source;
@@ -43,6 +47,7 @@ public final class InputText {
     private final boolean whole;
     private final InputStream rest;
     private String text;
+    private int replacedBytes;
 
     private InputText(Path file, String source, byte[] head, boolean whole, InputStream rest) {
         this.file = file;
@@ -99,7 +104,11 @@ public final class InputText {
                 n--;
             }
         }
-        return new String(head, 0, n, StandardCharsets.UTF_8).lines().toList();
+        Decoded d = Inputs.decode(n == head.length ? head : Arrays.copyOf(head, n), source);
+        if (whole) { // the head is the text a kind told from it is read from: its count is the input's
+            replacedBytes = d.replacedBytes();
+        }
+        return d.text().lines().toList();
     }
 
     /** The whole text, at most {@link #MAX_TEXT_BYTES}. */
@@ -108,8 +117,7 @@ public final class InputText {
             return text;
         }
         if (whole) {
-            text = new String(head, StandardCharsets.UTF_8);
-            return text;
+            return decoded(head);
         }
         try (InputStream in = file == null ? new SequenceInputStream(new ByteArrayInputStream(head), rest) : stream(file)) {
             byte[] bytes = in.readNBytes(MAX_TEXT_BYTES + 1);
@@ -117,11 +125,23 @@ public final class InputText {
                 throw new InputException(source + ": more than " + (MAX_TEXT_BYTES >> 20) + " MiB; topology files and pasted "
                         + "outputs are far smaller (only an NCCL log may be larger): give the right file, or cut it to the part that matters");
             }
-            text = new String(bytes, StandardCharsets.UTF_8);
-            return text;
+            return decoded(bytes);
         } catch (IOException e) {
             throw unreadable(source, e);
         }
+    }
+
+    /** Through the one decoder of every verb ({@link Inputs#decode}): bytes that are not UTF-8 become U+FFFD, counted. */
+    private String decoded(byte[] bytes) {
+        Decoded d = Inputs.decode(bytes, source);
+        replacedBytes = d.replacedBytes();
+        text = d.text();
+        return text;
+    }
+
+    /** "FILE: 3 bytes that are not UTF-8 read as U+FFFD (…)", once the whole text was read and held any. */
+    Optional<String> replacedNote() {
+        return new Decoded("", source, replacedBytes).note();
     }
 
     /** The input as an NCCL log, streamed from the file or from standard input (the head, then the rest). */
