@@ -3,14 +3,27 @@ package io.nccldoctor.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.nccldoctor.collectives.parse.NcclLog;
+import io.nccldoctor.collectives.reference.NcclDebugCapture;
 import io.nccldoctor.core.Json;
+import io.nccldoctor.reports.NetworkCheck;
 import io.nccldoctor.reports.Rule;
+import io.nccldoctor.reports.cluster.Cluster;
+import io.nccldoctor.reports.counters.CounterRules;
+import io.nccldoctor.reports.results.Reports;
 import io.nccldoctor.reports.rules.Registry;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -118,13 +131,13 @@ class CliTest {
 
     @Test
     void explainKnowsEveryRegisteredCode() {
-        List<String> codes = new java.util.ArrayList<>(Registry.nodeRules().stream().map(r -> r.info().code()).toList());
-        io.nccldoctor.reports.results.Reports.resultRules().forEach(r -> codes.add(r.info().code()));
+        List<String> codes = new ArrayList<>(Registry.nodeRules().stream().map(r -> r.info().code()).toList());
+        Reports.resultRules().forEach(r -> codes.add(r.info().code()));
         codes.add("QUICK_CHECK_FAILED");
         codes.add("QUICK_CHECK_SLOW");
-        io.nccldoctor.reports.NetworkCheck.infos().forEach(i -> codes.add(i.code()));
-        io.nccldoctor.reports.counters.CounterRules.all().forEach(r -> codes.add(r.info().code()));
-        io.nccldoctor.reports.cluster.Cluster.checks().forEach(i -> codes.add(i.code()));
+        NetworkCheck.infos().forEach(i -> codes.add(i.code()));
+        CounterRules.all().forEach(r -> codes.add(r.info().code()));
+        Cluster.checks().forEach(i -> codes.add(i.code()));
         for (String code : codes) {
             Run r = run("explain", code.toLowerCase());
             assertThat(r.code()).as(code).isZero();
@@ -313,7 +326,7 @@ class CliTest {
         assertThat(run("report", EXAMPLE, "-o", html.toString(), "--force").code()).isEqualTo(1);
         Path png = tmp.resolve("reads.png");
         assertThat(run("report", EXAMPLE, "-o", png.toString(), "--chart", "nic-reads-arrowlake-ws").code()).isEqualTo(1);
-        byte[] magic = java.util.Arrays.copyOf(Files.readAllBytes(png), 4);
+        byte[] magic = Arrays.copyOf(Files.readAllBytes(png), 4);
         assertThat(magic).containsExactly(0x89, 'P', 'N', 'G');
     }
 
@@ -515,7 +528,7 @@ class CliTest {
                 .isEqualTo(4);
         assertThat(doc.path("differences").size()).isEqualTo(2);
 
-        java.io.InputStream stdin = System.in;
+        InputStream stdin = System.in;
         try {
             System.setIn(Files.newInputStream(Path.of(collectivesFixture("nccl-log-vllm-ray-2.21.5-ib-gdrdma.txt"))));
             Run piped = run("parse", "nccl-log", "-");
@@ -557,8 +570,8 @@ class CliTest {
         Path dir = Files.createDirectories(tmp.resolve("run-logs"));
         Files.copy(Path.of(collectivesFixture("nccl-log-vllm-ray-2.21.5-ib-gdrdma.txt")), dir.resolve("nccl.a.1.log"));
         Files.copy(Path.of(collectivesFixture("nccl-log-rtx5090-2.29.7-single-gpu-socket.txt")), dir.resolve("nccl.b.2.log"));
-        java.util.Map<String, io.nccldoctor.collectives.parse.NcclLog> logs = io.nccldoctor.collectives.reference.NcclDebugCapture
-                .plan(java.util.Map.of(), dir)
+        Map<String, NcclLog> logs = NcclDebugCapture
+                .plan(Map.of(), dir)
                 .read();
         String text = RunCommand.logsText("written to " + dir, logs);
         assertThat(text).startsWith("# NCCL logs: written to " + dir + "\n")
@@ -614,9 +627,9 @@ class CliTest {
 
     @Test
     void everyVerbsHelpRendersWithoutAFormatWarning() {
-        java.io.PrintStream saved = System.err;
-        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
-        System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+        PrintStream saved = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
         try {
             for (String verb : List.of("preflight", "topo", "gdr", "align", "run", "parse", "capture", "explain")) {
                 Run r = run(verb, "--help");
@@ -626,6 +639,6 @@ class CliTest {
         } finally {
             System.setErr(saved);
         }
-        assertThat(captured.toString(java.nio.charset.StandardCharsets.UTF_8)).doesNotContain("WARN");
+        assertThat(captured.toString(StandardCharsets.UTF_8)).doesNotContain("WARN");
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nccldoctor.core.Json;
+import io.nccldoctor.reports.cluster.Cluster;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -86,7 +87,7 @@ class ClusterCommandTest {
                 case "xml" -> {
                     org.w3c.dom.Document doc = javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(f.toFile());
                     assertThat(doc.getDocumentElement().getAttribute("tests")).isEqualTo(
-                            String.valueOf(io.nccldoctor.reports.cluster.Cluster.checks().size()));
+                            String.valueOf(Cluster.checks().size()));
                     assertThat(text).contains("CLUSTER_DRIFT");
                 }
                 case "prom" -> assertThat(text).contains("nccl_doctor_finding{code=\"CLUSTER_DRIFT\"")

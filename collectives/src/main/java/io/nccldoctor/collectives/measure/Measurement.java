@@ -12,8 +12,10 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.stream.DoubleStream;
 
 /**
  * A size sweep measured as nccl-tests measures it (reference/nccl-internals.md §2.3): per size, the counts from the
@@ -135,9 +137,9 @@ public final class Measurement {
 
         static IterationStats of(double[] us) {
             double[] s = us.clone();
-            java.util.Arrays.sort(s);
-            double mean = java.util.Arrays.stream(s).average().orElse(0);
-            double var = java.util.Arrays.stream(s).map(x -> (x - mean) * (x - mean)).sum() / s.length;
+            Arrays.sort(s);
+            double mean = Arrays.stream(s).average().orElse(0);
+            double var = Arrays.stream(s).map(x -> (x - mean) * (x - mean)).sum() / s.length;
             int p99 = (int) Math.ceil(0.99 * s.length) - 1; // nearest rank
             return new IterationStats(s.length, s[0], s[s.length - 1], s[Math.max(0, p99)], mean == 0 ? 0 : 100 * Math.sqrt(var) / mean);
         }
@@ -154,7 +156,7 @@ public final class Measurement {
         @JsonIgnore
         public NcclTestsOutput asNcclTestsOutput() {
             // nccl-tests averages busbw over every timed call: all sizes, out-of-place and in-place (§2.2)
-            double avg = sizes.stream().flatMapToDouble(s -> java.util.stream.DoubleStream.of(s.row().outOfPlace().busBwGBps(),
+            double avg = sizes.stream().flatMapToDouble(s -> DoubleStream.of(s.row().outOfPlace().busBwGBps(),
                     s.row().inPlace().map(NcclTestsOutput.Placement::busBwGBps).orElse(s.row().outOfPlace().busBwGBps())))
                     .average().orElse(Double.NaN);
             return new NcclTestsOutput(Fact.absent("measured by nccl-doctor, not nccl-tests"), Fact.absent("not applicable"),

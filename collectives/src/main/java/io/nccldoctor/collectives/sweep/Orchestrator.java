@@ -1,6 +1,7 @@
 package io.nccldoctor.collectives.sweep;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.nccldoctor.collectives.parse.NcclLog;
 import io.nccldoctor.collectives.parse.NcclTestsOutput;
 import io.nccldoctor.core.InputException;
 import io.nccldoctor.core.Json;
@@ -17,8 +18,10 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -95,7 +98,7 @@ public final class Orchestrator {
                 List<String> todo = c.collectives().stream().filter(x -> !done.contains(key(c.id(), x))).toList();
                 if (todo.isEmpty()) {
                     skipped++;
-                    o.progress().accept(String.format(java.util.Locale.ROOT, "[%d/%d] %s: done before, skipped", i + 1, children.size(), c.id()));
+                    o.progress().accept(String.format(Locale.ROOT, "[%d/%d] %s: done before, skipped", i + 1, children.size(), c.id()));
                     continue;
                 }
                 run++;
@@ -114,7 +117,7 @@ public final class Orchestrator {
                     } else {
                         failures.merge(r.failure(), 1, Integer::sum);
                     }
-                    o.progress().accept(String.format(java.util.Locale.ROOT, "[%d/%d] %s %s: %s%s", i + 1, children.size(), c.id(),
+                    o.progress().accept(String.format(Locale.ROOT, "[%d/%d] %s %s: %s%s", i + 1, children.size(), c.id(),
                             r.collective(), r.isPoint() ? "ok, " + r.rows().size() + " sizes" : "FAILED (" + r.failure() + "): " + r.detail(),
                             k == records.size() - 1 ? eta : ""));
                 }
@@ -126,8 +129,8 @@ public final class Orchestrator {
     /** "1h02m", "3m20s", "45s". */
     static String duration(long nanos) {
         long s = Math.max(1, nanos / 1_000_000_000L);
-        return s >= 3600 ? String.format(java.util.Locale.ROOT, "%dh%02dm", s / 3600, s / 60 % 60)
-                : s >= 60 ? String.format(java.util.Locale.ROOT, "%dm%02ds", s / 60, s % 60) : s + "s";
+        return s >= 3600 ? String.format(Locale.ROOT, "%dh%02dm", s / 3600, s / 60 % 60)
+                : s >= 60 ? String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60) : s + "s";
     }
 
     static String key(String child, String collective) {
@@ -303,13 +306,13 @@ public final class Orchestrator {
     /** Transports and algorithm/protocol choices from the child's NCCL logs, added up; nulls without a log. */
     @SuppressWarnings("unchecked")
     private static Map<String, Long>[] decisions(Path dir) {
-        Map<String, Long> transports = new java.util.TreeMap<>();
-        Map<String, Long> algorithms = new java.util.TreeMap<>();
+        Map<String, Long> transports = new TreeMap<>();
+        Map<String, Long> algorithms = new TreeMap<>();
         boolean any = false;
         try (Stream<Path> s = Files.exists(dir) ? Files.list(dir) : Stream.empty()) {
             for (Path f : s.filter(p -> p.getFileName().toString().startsWith("nccl.")).sorted().toList()) {
                 try {
-                    io.nccldoctor.collectives.parse.NcclLog log = io.nccldoctor.collectives.parse.NcclLog.parse(f);
+                    NcclLog log = NcclLog.parse(f);
                     log.transports().forEach((k, v) -> transports.merge(k, v, Long::sum));
                     log.algorithms().forEach((k, v) -> algorithms.merge(k, v, Long::sum));
                     any = true;

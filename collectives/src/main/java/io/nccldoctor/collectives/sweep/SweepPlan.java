@@ -7,6 +7,7 @@ import io.nccldoctor.core.Json;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,10 +39,10 @@ public record SweepPlan(String name, String description, List<String> collective
 
     public SweepPlan {
         collectives = collectives == null ? List.of() : List.copyOf(collectives);
-        matrix = matrix == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(matrix));
-        env = env == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(env));
-        libraries = libraries == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(libraries));
-        armEnv = armEnv == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(armEnv));
+        matrix = matrix == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(matrix));
+        env = env == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(env));
+        libraries = libraries == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(libraries));
+        armEnv = armEnv == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(armEnv));
     }
 
     /** Without per-arm variables. */

@@ -4,9 +4,11 @@ import io.nccldoctor.collectives.coll.DataType;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.DoubleStream;
 
 /**
  * W ranks in one process, with "device memory" in host arrays and the collectives computed in Java for int32 and
@@ -116,7 +118,7 @@ final class FakeBackend implements Backend {
         }
     }
 
-    private final java.util.List<Long> eventTimes = new ArrayList<>();
+    private final List<Long> eventTimes = new ArrayList<>();
     /** Extra milliseconds the fake's events see around launch number N (a slow iteration), by launch count. */
     final Map<Integer, Double> slowLaunch = new HashMap<>();
     private double extraMs;
@@ -137,8 +139,8 @@ final class FakeBackend implements Backend {
 
     @Override
     public double combine(double value, Measurement.Aggregate how) {
-        java.util.stream.DoubleStream all = java.util.stream.DoubleStream.concat(java.util.stream.DoubleStream.of(value),
-                java.util.Arrays.stream(otherProcesses));
+        DoubleStream all = DoubleStream.concat(DoubleStream.of(value),
+                Arrays.stream(otherProcesses));
         return switch (how) {
             case OWN -> value;
             case AVG -> all.average().orElseThrow();

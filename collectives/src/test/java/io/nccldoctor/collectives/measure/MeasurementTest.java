@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.within;
 import io.nccldoctor.collectives.coll.Collective;
 import io.nccldoctor.collectives.coll.DataType;
 import io.nccldoctor.collectives.parse.NcclTestsOutput;
+import io.nccldoctor.core.Json;
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -100,7 +103,7 @@ class MeasurementTest {
     /** -a: the row's time (and so its bandwidths) is the mean, minimum or maximum over ranks, or this process's own. */
     @Test
     void rankTimesAreCombinedAsAsked() {
-        java.util.Map<Measurement.Aggregate, Double> usec = new java.util.EnumMap<>(Measurement.Aggregate.class);
+        Map<Measurement.Aggregate, Double> usec = new EnumMap<>(Measurement.Aggregate.class);
         for (Measurement.Aggregate a : Measurement.Aggregate.values()) {
             FakeBackend fake = new FakeBackend(2);
             fake.otherProcesses = new double[] {100.0}; // a rank elsewhere that needs 100 s per iteration: far above any real time
@@ -175,7 +178,7 @@ class MeasurementTest {
     void theResultIsJsonWithTheDocumentedNames() throws Exception {
         Measurement.Result r = new Measurement(new FakeBackend(2)).run(plan("alltoall", DataType.FLOAT32, "sum", 1024, 2048, true,
                 Measurement.Conditioning.NONE, 0));
-        com.fasterxml.jackson.databind.JsonNode n = io.nccldoctor.core.Json.mapper().readTree(io.nccldoctor.core.Json.write(r));
+        com.fasterxml.jackson.databind.JsonNode n = Json.mapper().readTree(Json.write(r));
         assertThat(n.path("plan").path("collective").asText()).isEqualTo("alltoall");
         assertThat(n.path("plan").path("conditioning").asText()).isEqualTo("NONE");
         assertThat(n.path("plan").path("timeoutSeconds").asLong()).isEqualTo(5);

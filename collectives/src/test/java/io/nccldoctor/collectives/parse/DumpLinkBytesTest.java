@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -47,7 +48,7 @@ class DumpLinkBytesTest {
             boolean newline = random.nextBoolean();
             byte[] msgBytes = message.getBytes(StandardCharsets.UTF_8);
             byte[] text = new byte[lead + msgBytes.length + (newline ? 1 + random.nextInt(12) : 0)];
-            java.util.Arrays.fill(text, (byte) 'z');
+            Arrays.fill(text, (byte) 'z');
             System.arraycopy(msgBytes, 0, text, lead, msgBytes.length);
             if (newline) {
                 text[lead + msgBytes.length] = '\n';

@@ -6,11 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.nccldoctor.collectives.Fixtures;
 import io.nccldoctor.core.InputException;
 import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -51,7 +53,7 @@ class NcclLogFieldTest {
         assertThat(one.versions()).isEmpty();
 
         NcclLog socket = read("nccl-log-stripped-socket-line-areal639.txt");
-        assertThat(socket.network().devices()).isEqualTo(Map.of("Socket", java.util.List.of("[0]bond0:200.8.184.2<0>")));
+        assertThat(socket.network().devices()).isEqualTo(Map.of("Socket", List.of("[0]bond0:200.8.184.2<0>")));
     }
 
     /** NCCL 2.7's WARN lines from "[0]" on, the first after a Markdown backtick (NVIDIA/nccl#444). */
@@ -119,7 +121,7 @@ class NcclLogFieldTest {
         NcclLog gin = read("nccl-log-plugin-2.28-gin-could-not-find-nccl1925.txt");
         assertThat(gin.network().chosen()).containsExactly("IB");
         assertThat(gin.network().fallbacks()).isEmpty();
-        assertThat(gin.init().environment()).containsEntry("NCCL_IB_DISABLE", java.util.List.of("0")).doesNotContainKey("NCCL_IB_HCA");
+        assertThat(gin.init().environment()).containsEntry("NCCL_IB_DISABLE", List.of("0")).doesNotContainKey("NCCL_IB_HCA");
         assertThat(gin.init().busIds()).containsExactly("1901000");
     }
 
@@ -195,7 +197,7 @@ class NcclLogFieldTest {
     @Test
     void gdrDecisionsAreCountedBeyondTheExamples() throws IOException {
         NcclLog env = read("nccl-log-gdr-level-phb-set-by-env-dle383.txt");
-        assertThat(env.init().environment()).isEqualTo(Map.of("NCCL_NET_GDR_LEVEL", java.util.List.of("PHB")));
+        assertThat(env.init().environment()).isEqualTo(Map.of("NCCL_NET_GDR_LEVEL", List.of("PHB")));
         assertThat(env.gdrDecisions()).extracting(c -> (c.enabled() ? "+" : "-") + c.distance() + c.relation() + c.threshold() + " x" + c.count())
                 .containsExactly("+4<=4 x6", "-5>4 x5");
         StringBuilder many = new StringBuilder();
@@ -248,7 +250,7 @@ class NcclLogFieldTest {
             NcclLog lines = NcclLog.parse(new BufferedReader(new StringReader(text.toString())), file.toString());
             assertThat(NcclLog.parse(file, 1, 1)).as("round %d:%n%s", round, text).isEqualTo(lines);
             assertThat(NcclLog.parse(file, 3, 1, 512)).as("round %d in three ranges:%n%s", round, text).isEqualTo(lines);
-            assertThat(NcclLog.parse(new java.io.ByteArrayInputStream(text.toString().getBytes(StandardCharsets.UTF_8)), file.toString(), 512))
+            assertThat(NcclLog.parse(new ByteArrayInputStream(text.toString().getBytes(StandardCharsets.UTF_8)), file.toString(), 512))
                     .as("round %d as a stream:%n%s", round, text).isEqualTo(lines);
         }
     }
