@@ -5,7 +5,7 @@ import picocli.CommandLine.Option;
 
 /**
  * -o/--output, --format and --force: the same three flags, with the same meaning, on every verb that writes its result
- * to a file (the rule is {@link io.nccldoctor.core.output.OutputFile}'s).
+ * to a file (the rule is {@code OutputFile}'s).
  */
 final class OutputOptions {
 

@@ -1,12 +1,11 @@
 package io.nccldoctor.cli;
 
+import static io.nccldoctor.cli.CliTest.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.nccldoctor.core.Json;
 import java.io.InputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
@@ -24,19 +23,9 @@ class TopoInputsCliTest {
     @TempDir
     Path tmp;
 
-    record Run(int code, String out, String err) {
-    }
-
-    static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Cli.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Run(code, out.toString(), err.toString());
-    }
-
     @Test
     void endlessInputIsOneLineAndExit2() {
-        Run file = run("topo", "--nccl-topo-xml", "/dev/zero");
+        CliTest.Run file = run("topo", "--nccl-topo-xml", "/dev/zero");
         assertThat(file.code()).isEqualTo(2);
         assertThat(file.err().strip()).doesNotContain("\n").contains("--nccl-topo-xml /dev/zero: more than 64 MiB");
         InputStream before = System.in;
@@ -52,7 +41,7 @@ class TopoInputsCliTest {
                     return len; // zeros, for ever
                 }
             });
-            Run stdin = run("topo", "--lspci-verbose", "-");
+            CliTest.Run stdin = run("topo", "--lspci-verbose", "-");
             assertThat(stdin.code()).isEqualTo(2);
             assertThat(stdin.err()).contains("--lspci-verbose (standard input): more than 64 MiB").doesNotContain("\tat ");
         } finally {
@@ -69,7 +58,7 @@ class TopoInputsCliTest {
         }
         xml.append("</pci>".repeat(2000)).append("</cpu></system>");
         Path deep = Files.writeString(tmp.resolve("deep.xml"), xml);
-        Run r = run("topo", "--nccl-topo-xml", deep.toString());
+        CliTest.Run r = run("topo", "--nccl-topo-xml", deep.toString());
         assertThat(r.code()).isZero();
         assertThat(r.out()).contains("PCI functions: 256 (256 bridge)")
                 .contains("not understood: 1744 <pci> elements nested deeper than 256 levels were not read");
@@ -77,7 +66,7 @@ class TopoInputsCliTest {
 
     @Test
     void grepExcerptsAreShownWithWhatTheyLack() {
-        Run r = run("topo", "--lspci-verbose", PUBLIC + "lspci-verbose-grep-acsctl-nccl523.txt");
+        CliTest.Run r = run("topo", "--lspci-verbose", PUBLIC + "lspci-verbose-grep-acsctl-nccl523.txt");
         assertThat(r.code()).isZero();
         assertThat(r.out()).contains("lspci lines without a device header (12 devices")
                 .contains("line 2      unknown device: ACSCtl SrcValid+ ReqRedir+ CmpltRedir+ UpstreamFwd+")
@@ -87,15 +76,15 @@ class TopoInputsCliTest {
 
     @Test
     void awsAndRcclTopologyFilesDrawTheirNics() throws Exception {
-        Run p4d = run("topo", "--nccl-topo-xml", PUBLIC + "nccl-topo-aws-p4d-24xl-efa.xml", "--nccl-version", "2.27.5");
+        CliTest.Run p4d = run("topo", "--nccl-topo-xml", PUBLIC + "nccl-topo-aws-p4d-24xl-efa.xml", "--nccl-version", "2.27.5");
         assertThat(p4d.code()).isZero();
         assertThat(p4d.out()).contains("4 NIC (4 Amazon Elastic Fabric Adapter)").contains("GPU0-NIC0  1d0f:efa0 PIX (4)  GDR on");
-        Run mi300 = run("topo", "--nccl-topo-xml", PUBLIC + "nccl-topo-rccl-mi300x-8p-940.xml", "--json");
+        CliTest.Run mi300 = run("topo", "--nccl-topo-xml", PUBLIC + "nccl-topo-rccl-mi300x-8p-940.xml", "--json");
         JsonNode doc = Json.mapper().readTree(mi300.out());
         assertThat(doc.at("/census/value/byKind/AMD_GPU").asInt()).isEqualTo(8);
         assertThat(doc.at("/topology/value/endpoints/0/kind").asText()).isEqualTo("AMD_GPU");
         assertThat(doc.at("/topology/value/pairs")).as("16 endpoints, every pair").hasSize(16 * 15 / 2);
-        Run text = run("topo", "--nccl-topo-xml", PUBLIC + "nccl-topo-rccl-mi300x-8p-940.xml");
+        CliTest.Run text = run("topo", "--nccl-topo-xml", PUBLIC + "nccl-topo-rccl-mi300x-8p-940.xml");
         assertThat(text.out()).contains("GPU0-NIC0  mlx5_0   PXB (5)  RCCL").contains("56 × <xgmi> (not a PCIe link: not analysed)");
     }
 
@@ -106,16 +95,16 @@ class TopoInputsCliTest {
         assertThat(run("topo", "--nccl-topo-xml", xml, "--emit-nccl-topo-xml", out.toString()).code()).isZero();
         String first = Files.readString(out);
         assertThat(first).startsWith("<system version=\"1\">").contains("busid=\"0000:a4:00.0\"");
-        Run again = run("topo", "--nccl-topo-xml", xml, "--emit-nccl-topo-xml", out.toString());
+        CliTest.Run again = run("topo", "--nccl-topo-xml", xml, "--emit-nccl-topo-xml", out.toString());
         assertThat(again.code()).isEqualTo(2);
         assertThat(again.err()).contains("the file exists");
         Path target = tmp.resolve("elsewhere.xml");
         Path link = Files.createSymbolicLink(tmp.resolve("link.xml"), target);
-        Run dangling = run("topo", "--nccl-topo-xml", xml, "--emit-nccl-topo-xml", link.toString());
+        CliTest.Run dangling = run("topo", "--nccl-topo-xml", xml, "--emit-nccl-topo-xml", link.toString());
         assertThat(dangling.code()).isEqualTo(2);
         assertThat(dangling.err()).contains("is a symbolic link to nothing");
         assertThat(target).doesNotExist();
-        Run forced = run("topo", "--nccl-topo-xml", xml, "--emit-nccl-topo-xml", link.toString(), "--force");
+        CliTest.Run forced = run("topo", "--nccl-topo-xml", xml, "--emit-nccl-topo-xml", link.toString(), "--force");
         assertThat(forced.code()).isZero();
         assertThat(Files.isSymbolicLink(link)).as("the link itself was replaced").isFalse();
         assertThat(target).as("its target never written").doesNotExist();

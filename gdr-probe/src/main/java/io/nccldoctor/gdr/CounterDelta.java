@@ -3,6 +3,7 @@ package io.nccldoctor.gdr;
 import io.nccldoctor.core.Fact;
 import io.nccldoctor.core.Stats;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -70,8 +71,8 @@ public record CounterDelta(Fact<Double> seconds, Fact<List<PortDelta>> ports, Fa
 
         public PortDelta {
             netdevs = List.copyOf(netdevs);
-            counters = java.util.Collections.unmodifiableMap(new TreeMap<>(counters));
-            figures = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(figures));
+            counters = Collections.unmodifiableMap(new TreeMap<>(counters));
+            figures = Collections.unmodifiableMap(new LinkedHashMap<>(figures));
             pfc = List.copyOf(pfc);
             notes = List.copyOf(notes);
         }

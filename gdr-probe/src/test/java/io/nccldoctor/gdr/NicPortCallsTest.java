@@ -1,15 +1,13 @@
 package io.nccldoctor.gdr;
 
+import static io.nccldoctor.gdr.StandInEnv.with;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.jna.Function;
 import io.nccldoctor.core.Fact;
 import io.nccldoctor.core.StandInBuild;
-import io.nccldoctor.core.libs.JnaLoader;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,17 +18,6 @@ class NicPortCallsTest {
 
     private static String ibverbs() {
         return StandInBuild.make(Path.of("../collectives/src/test/c"), Path.of("target/standins")).resolve("ibverbs/libibverbs.so.1").toString();
-    }
-
-    private static <T> T with(Map<String, String> vars, Supplier<T> body) {
-        Function setenv = JnaLoader.libc("setenv");
-        Function unsetenv = JnaLoader.libc("unsetenv");
-        vars.forEach((k, v) -> setenv.invokeInt(new Object[] {k, v, 1}));
-        try {
-            return body.get();
-        } finally {
-            vars.keySet().forEach(k -> unsetenv.invokeInt(new Object[] {k}));
-        }
     }
 
     @Test

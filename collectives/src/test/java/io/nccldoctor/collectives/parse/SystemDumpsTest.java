@@ -2,6 +2,7 @@ package io.nccldoctor.collectives.parse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.regex.Matcher;
@@ -61,7 +62,7 @@ class SystemDumpsTest {
         assertThat(SystemDumps.read("=== System : maxWidth 24.0 totalWidth 24.0 ===")).get().extracting(SystemDumps.Line::a).isEqualTo("24.0");
         assertThat(InitMessages.init("ncclCommInitRankConfig comm 0x55cc rank 0 nranks 16 cudaDev 0 nvmlDev 0 busId 1c000 commId 0x65e0 "
                 + "- Init COMPLETE")).contains(new InitMessages.Init(16, "1c000", true));
-        assertThat(InitMessages.environment("NCCL_IB_DISABLE set by environment to 0.")).contains(java.util.Map.entry("NCCL_IB_DISABLE", "0"));
-        assertThat(InitMessages.environment("NCCL_SOCKET_IFNAME set by environment to en")).contains(java.util.Map.entry("NCCL_SOCKET_IFNAME", "en"));
+        assertThat(InitMessages.environment("NCCL_IB_DISABLE set by environment to 0.")).contains(Map.entry("NCCL_IB_DISABLE", "0"));
+        assertThat(InitMessages.environment("NCCL_SOCKET_IFNAME set by environment to en")).contains(Map.entry("NCCL_SOCKET_IFNAME", "en"));
     }
 }

@@ -5,9 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.nccldoctor.core.InputException;
 import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,8 +30,8 @@ class InputsTest {
     @Test
     void aFileLargerThanTheCapIsRefusedBeforeItIsRead() throws Exception {
         Path big = tmp.resolve("big.txt");
-        try (var ch = java.nio.channels.FileChannel.open(big, java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE)) {
-            ch.write(java.nio.ByteBuffer.wrap(new byte[] {'\n'}), Inputs.MAX_BYTES); // sparse: 64 MiB + 1 byte, none of it on disk
+        try (var ch = FileChannel.open(big, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(new byte[] {'\n'}), Inputs.MAX_BYTES); // sparse: 64 MiB + 1 byte, none of it on disk
         }
         assertThatThrownBy(() -> Inputs.text(big)).isInstanceOf(InputException.class).hasMessageContaining("big.txt: more than 64 MiB");
     }

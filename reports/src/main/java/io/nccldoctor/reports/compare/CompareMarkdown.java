@@ -8,7 +8,7 @@ import java.util.stream.Collectors;
 /**
  * A comparison as GitHub-flavoured Markdown, to paste into a ticket: the two arms, one verdict line per collective
  * and environment, the caveats, how to read the numbers, then one table per collective and environment. Every string
- * from an input goes through {@link io.nccldoctor.reports.render.MarkdownReport#text}.
+ * from an input goes through {@code MarkdownReport.text}.
  */
 public final class CompareMarkdown {
 

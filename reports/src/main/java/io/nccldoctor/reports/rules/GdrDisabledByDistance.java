@@ -60,7 +60,7 @@ public final class GdrDisabledByDistance implements Rule {
         }
         String v = t.ncclVersion();
         // The level NCCL will use: NCCL_NET_GDR_LEVEL from the environment when NCCL accepts it, else PXB.
-        io.nccldoctor.gdr.GdrLevel level = io.nccldoctor.gdr.GdrLevel.parse(s.env().get("NCCL_NET_GDR_LEVEL"), v);
+        GdrLevel level = GdrLevel.parse(s.env().get("NCCL_NET_GDR_LEVEL"), v);
         int threshold = level.number();
         List<Finding> findings = new ArrayList<>();
         for (GpuNicPaths.Nearest n : nearest) {

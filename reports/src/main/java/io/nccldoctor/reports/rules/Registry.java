@@ -1,6 +1,7 @@
 package io.nccldoctor.reports.rules;
 
 import io.nccldoctor.reports.Rule;
+import java.util.ArrayList;
 import java.util.List;
 
 /** The node rules, in the order their findings are shown. One explicit list: no class-path scanning. */
@@ -11,7 +12,7 @@ public final class Registry {
 
     /** Everything preflight judges: the node's basics, its PCIe topology, then GPUDirect RDMA and the RDMA ports. */
     public static List<Rule> nodeRules() {
-        List<Rule> all = new java.util.ArrayList<>(basics());
+        List<Rule> all = new ArrayList<>(basics());
         all.addAll(topologyRules());
         all.addAll(gdrRules());
         all.addAll(gpuHealthRules());

@@ -9,8 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -95,21 +95,21 @@ public final class PlanValidator {
     }
 
     /** Why NCCL {@code version} would ignore or reject {@code value} for {@code name}, if it would. */
-    public static java.util.Optional<String> why(String name, String value, String version) {
+    public static Optional<String> why(String name, String value, String version) {
         return value(name, value, version);
     }
 
-    static java.util.Optional<String> value(String name, String value, String version) {
+    static Optional<String> value(String name, String value, String version) {
         switch (name) {
             case "NCCL_NET_GDR_LEVEL" -> {
                 GdrLevel l = GdrLevel.parse(value, version);
-                return l.ignored() == null ? java.util.Optional.empty()
-                        : java.util.Optional.of("'" + value + "' is ignored by NCCL " + version + ": " + l.ignored()
+                return l.ignored() == null ? Optional.empty()
+                        : Optional.of("'" + value + "' is ignored by NCCL " + version + ": " + l.ignored()
                                 + " (use LOC, PIX, PXB, PHB or SYS)");
             }
             case "NCCL_NET_GDR_READ" -> {
-                return value.equals("0") || value.equals("1") ? java.util.Optional.empty()
-                        : java.util.Optional.of("'" + value + "': 0 or 1");
+                return value.equals("0") || value.equals("1") ? Optional.empty()
+                        : Optional.of("'" + value + "': 0 or 1");
             }
             case "NCCL_PROTO" -> {
                 return list(value, PROTOCOLS, version, "protocols");
@@ -118,18 +118,18 @@ public final class PlanValidator {
                 return list(value, ALGORITHMS, version, "algorithms");
             }
             default -> {
-                return java.util.Optional.empty();
+                return Optional.empty();
             }
         }
     }
 
     /** NCCL's parseList: "^" inverts; from 2.24 ';'-separated "func:elem,elem" entries, only the first may omit func. */
-    private static java.util.Optional<String> list(String value, List<String> known, String version, String what) {
+    private static Optional<String> list(String value, List<String> known, String version, String what) {
         boolean perFunction = NcclPathTypes.compareVersions(version, "2.24.0") >= 0;
         String body = value.startsWith("^") ? value.substring(1) : value;
         String[] entries = perFunction ? body.split(";", -1) : new String[] {body};
         if (!perFunction && (body.contains(";") || body.contains(":"))) {
-            return java.util.Optional.of("'" + value + "': the per-function form (func:elem;…) needs NCCL 2.24 or newer; NCCL " + version
+            return Optional.of("'" + value + "': the per-function form (func:elem;…) needs NCCL 2.24 or newer; NCCL " + version
                     + " reads one comma list and would ignore this");
         }
         for (int i = 0; i < entries.length; i++) {
@@ -138,26 +138,26 @@ public final class PlanValidator {
             if (colon >= 0) {
                 String func = e.substring(0, colon);
                 if (FUNCTIONS.stream().noneMatch(f -> f.equalsIgnoreCase(func))) {
-                    return java.util.Optional.of("'" + value + "': unknown function '" + func + "' (use " + String.join(", ", FUNCTIONS) + ")");
+                    return Optional.of("'" + value + "': unknown function '" + func + "' (use " + String.join(", ", FUNCTIONS) + ")");
                 }
                 e = e.substring(colon + 1);
             } else if (i > 0) {
-                return java.util.Optional.of("'" + value + "': only the first entry may omit the function (NCCL " + version
+                return Optional.of("'" + value + "': only the first entry may omit the function (NCCL " + version
                         + " rejects it with ncclInvalidUsage)");
             }
             for (String t : e.split(",", -1)) {
                 String token = t.strip();
                 if (token.isEmpty() || known.stream().noneMatch(k -> k.equalsIgnoreCase(token))) {
-                    return java.util.Optional.of("'" + value + "': unknown " + what.substring(0, what.length() - 1) + " '" + token + "' (known "
+                    return Optional.of("'" + value + "': unknown " + what.substring(0, what.length() - 1) + " '" + token + "' (known "
                             + what + ": " + String.join(", ", known) + "; NCCL " + version + (perFunction ? " rejects it)"
                             : " ignores it silently)"));
                 }
                 if (token.equalsIgnoreCase("PAT") && NcclPathTypes.compareVersions(version, "2.23.0") < 0) {
-                    return java.util.Optional.of("'" + value + "': PAT exists from NCCL 2.23; " + version + " ignores it");
+                    return Optional.of("'" + value + "': PAT exists from NCCL 2.23; " + version + " ignores it");
                 }
             }
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     /** The plan's problems as one error (all of them, separated by "; "), for the CLI's one-line message. */

@@ -2,6 +2,8 @@ package io.nccldoctor.reports.results;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.nccldoctor.collectives.parse.NcclLog;
+import io.nccldoctor.core.Json;
 import io.nccldoctor.reports.Finding;
 import io.nccldoctor.reports.NodeShape;
 import io.nccldoctor.reports.RuleContext;
@@ -10,7 +12,9 @@ import io.nccldoctor.reports.Severity;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -104,15 +108,15 @@ class NcclLogRulesTest {
     /** The logs a `run --json` captured come back from its JSON and are judged like any other log. */
     @Test
     void logsInsideARunJson(@TempDir Path dir) throws IOException {
-        io.nccldoctor.collectives.parse.NcclLog log = io.nccldoctor.collectives.parse.NcclLog.parse(
+        NcclLog log = NcclLog.parse(
                 FIXTURES.resolve("nccl-log-roce-2node-completion-error-status4.txt"));
-        java.util.Map<String, Object> doc = new java.util.LinkedHashMap<>();
-        doc.put("launch", java.util.Map.of("source", "single process"));
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("launch", Map.of("source", "single process"));
         doc.put("failure", "NCCL error");
         doc.put("ncclLogsNote", "written to /tmp/x");
-        doc.put("ncclLogs", java.util.Map.of("nccl.node1.42.log", log));
+        doc.put("ncclLogs", Map.of("nccl.node1.42.log", log));
         Path run = dir.resolve("run.json");
-        Files.writeString(run, io.nccldoctor.core.Json.write(doc));
+        Files.writeString(run, Json.write(doc));
         Report r = judge(run.toString());
         assertThat(r.data().ncclLogs()).containsOnlyKeys(run + "#nccl.node1.42.log");
         assertThat(r.data().ncclLogs().values().iterator().next()).as("the log survives its JSON").isEqualTo(log);
