@@ -80,7 +80,7 @@ final class ParseCommand implements Callable<Integer> {
         if (kind.isEmpty() && !exists(files.get(0)) && files.size() > 1) {
             throw new InputException("parse: '" + words.get(0) + "' is neither a file nor a kind (known: " + InputKind.keys() + ")");
         }
-        InputReader reader = new InputReader(new RuleContext(Configs.rules(null, Registry.nodeRules()), NodeShape.none()));
+        InputReader reader = new InputReader(() -> new RuleContext(Configs.rules(null, Registry.nodeRules()), NodeShape.none()));
         List<ParsedInput> parsed = kind.isPresent() ? List.of(named(reader, kind.get(), files)) : reader.readAll(files);
         PrintWriter err = spec.commandLine().getErr();
         parsed.stream().filter(p -> !p.evidence().isEmpty())

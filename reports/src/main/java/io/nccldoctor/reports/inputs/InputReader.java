@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Reads one input as the kind it is, or as the kind named: the one entry `parse` uses. Detection looks at the head
@@ -16,10 +17,14 @@ import java.util.List;
  */
 public final class InputReader {
 
-    private final RuleContext rdmaContext;
+    private final Supplier<RuleContext> rdmaContext;
+    private RuleContext loadedContext;
 
-    /** @param rdmaContext the rule configuration RDMA state text is judged with, as `parse rdma` and `report` do */
-    public InputReader(RuleContext rdmaContext) {
+    /**
+     * @param rdmaContext the rule configuration RDMA state text is judged with, as `parse rdma` and `report` do: asked
+     *                    for only when an input is RDMA state text (loading the rules costs a tenth of a second)
+     */
+    public InputReader(Supplier<RuleContext> rdmaContext) {
         this.rdmaContext = rdmaContext;
     }
 
@@ -80,10 +85,17 @@ public final class InputReader {
     private ParsedInput finish(InputText in, InputKind kind, Object fromHead, String evidence) {
         Object model = model(in, kind, fromHead);
         if (model instanceof RdmaPaste paste) {
-            model = RdmaJudgement.of(paste, rdmaContext);
+            model = RdmaJudgement.of(paste, rdmaContext());
         }
         String replaced = in.replacedNote().map(n -> n.substring(in.source().length() + 2)).orElse("");
         return new ParsedInput(kind, in.source(), model, evidence.isEmpty() || replaced.isEmpty() ? evidence + replaced
                 : evidence + "; " + replaced);
+    }
+
+    private RuleContext rdmaContext() {
+        if (loadedContext == null) {
+            loadedContext = rdmaContext.get();
+        }
+        return loadedContext;
     }
 }

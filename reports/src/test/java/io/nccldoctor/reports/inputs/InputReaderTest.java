@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 class InputReaderTest {
 
     private static final Path ROOT = Path.of("..");
-    private final InputReader reader = new InputReader(new RuleContext(RulesConfig.defaults(), NodeShape.none()));
+    private final InputReader reader = new InputReader(() -> new RuleContext(RulesConfig.defaults(), NodeShape.none()));
 
     @TempDir
     Path tmp;
