@@ -38,7 +38,7 @@ class LauncherTest {
         Files.copy(Path.of("../nccl-doctor"), root.resolve("nccl-doctor"));
         log = root.resolve("calls.txt");
         bin = Files.createDirectories(root.resolve("bin"));
-        for (String tool : List.of("readlink", "dirname", "find", "tail", "rm", "mv")) {
+        for (String tool : List.of("readlink", "dirname", "find", "tail", "rm", "mv", "timeout")) {
             Files.createSymbolicLink(bin.resolve(tool), onPath(tool));
         }
         executable(root.resolve("jdk/bin/java"), "echo \"java $*\" >> " + log + "\nexit 7");
@@ -71,11 +71,17 @@ class LauncherTest {
     }
 
     Ran launch() throws Exception {
+        return launch(true);
+    }
+
+    Ran launch(boolean noCds) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(List.of("/bin/bash", root.resolve("nccl-doctor").toString(), "preflight"))
                 .redirectError(root.resolve("err.txt").toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD);
         pb.environment().put("PATH", bin.toString());
         pb.environment().put("JAVA_HOME", root.resolve("jdk").toString());
-        pb.environment().put("NCCL_DOCTOR_NO_CDS", "1");
+        if (noCds) {
+            pb.environment().put("NCCL_DOCTOR_NO_CDS", "1");
+        }
         Process p = pb.start();
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         return new Ran(p.exitValue(), Files.readString(root.resolve("err.txt")));
@@ -120,5 +126,51 @@ class LauncherTest {
         assertThat(r.code()).isEqualTo(3);
         assertThat(r.err()).contains("is missing, and Maven (mvn) is not installed to build it");
         assertThat(calls()).isEmpty();
+    }
+
+    /**
+     * A stand-in java that, asked to archive classes at exit ({@code -XX:ArchiveClassesAtExit=F}), writes F when
+     * {@code dumps} and exits with {@code trainingCode}; any other run exits 7.
+     */
+    void javaThatArchives(boolean dumps, int trainingCode) throws IOException {
+        executable(root.resolve("jdk/bin/java"), "echo \"java $*\" >> " + log + "\n"
+                + "for a in \"$@\"; do case \"$a\" in -XX:ArchiveClassesAtExit=*) " + (dumps ? "echo classes > \"${a#*=}\"; " : "")
+                + "exit " + trainingCode + ";; esac; done\nexit 7");
+    }
+
+    @Test
+    void theFirstRunAfterABuildTrainsTheClassArchiveThenUsesIt() throws Exception {
+        javaThatArchives(true, 0);
+        Ran r = launch(false);
+        Path archive = root.resolve("cli/target/nccl-doctor.jsa");
+        List<String> calls = calls().lines().toList();
+        assertThat(calls).hasSize(2);
+        assertThat(calls.get(0)).as("the training run, before the user's command").contains("-XX:ArchiveClassesAtExit=" + archive + ".")
+                .endsWith("-cp " + root.resolve("cli/target/nccl-doctor.jar") + " io.nccldoctor.cli.CdsTraining");
+        assertThat(calls.get(1)).contains("-XX:SharedArchiveFile=" + archive).endsWith(" preflight");
+        assertThat(r.code()).as("the user's command's exit code").isEqualTo(7);
+        assertThat(archive).hasContent("classes");
+        try (Stream<Path> left = Files.list(archive.getParent())) {
+            assertThat(left.map(p -> p.getFileName().toString())).as("no temporary archive left")
+                    .containsExactlyInAnyOrder("nccl-doctor.jar", "nccl-doctor.jsa");
+        }
+
+        Files.delete(log);
+        launch(false);
+        assertThat(calls().lines().toList()).as("a fresh archive is not trained again").hasSize(1).allMatch(c -> c.contains("-XX:SharedArchiveFile="));
+    }
+
+    @Test
+    void aFailedTrainingLeavesTheArchiveOutAndTheCommandRuns() throws Exception {
+        javaThatArchives(true, 1);
+        Ran r = launch(false);
+        List<String> calls = calls().lines().toList();
+        assertThat(calls).hasSize(2);
+        assertThat(calls.get(1)).doesNotContain("SharedArchiveFile").endsWith(" preflight");
+        assertThat(r.code()).isEqualTo(7);
+        assertThat(r.err()).isEmpty();
+        try (Stream<Path> left = Files.list(root.resolve("cli/target"))) {
+            assertThat(left.map(p -> p.getFileName().toString())).as("neither the archive nor its temporary file").containsExactly("nccl-doctor.jar");
+        }
     }
 }
