@@ -239,7 +239,17 @@ final class LogBuilder extends BlockScanner {
             dumps.link(p == null ? "" : p.key, d.link, d.bw, d.node, d.id);
             return;
         }
-        boolean repeats = kind != Kind.COMM && kind != Kind.INIT; // those hold the communicator's address and rank
+        if (kind == Kind.GDR && gdr.size() >= 64 && gdrBytes.read(this, start, nccl, msg, end)) {
+            ncclLines++; // the examples are kept: only the decision is counted
+            curStart = start;
+            curNccl = nccl;
+            gdrCounts.add(gdrDecision());
+            return;
+        }
+        // COMM and INIT lines hold the communicator's address and rank; a GPU Direct RDMA decision is read from the line's
+        // start, so a line whose prefix holds a 'G' (and so maybe another decision's text) is read on its own
+        boolean repeats = kind != Kind.COMM && kind != Kind.INIT
+                && !((kind == Kind.GDR || kind == Kind.NETWORK) && GdrBytes.anyG(this, start, nccl));
         if (!repeats && communicator.read(this, start, nccl, msg, end)) {
             ncclLines++;
             curStart = start;
@@ -262,6 +272,21 @@ final class LogBuilder extends BlockScanner {
         if (seen && e.once()) {
             memo.replace(MessageEffects.Effect.NONE); // applied: its repeats change nothing
         }
+    }
+
+    /** A GPU Direct RDMA decision read from bytes, and the last decision counted (consecutive ones are mostly alike). */
+    private final GdrBytes gdrBytes = new GdrBytes();
+    private NcclLog.GdrCount lastGdr;
+
+    private NcclLog.GdrCount gdrDecision() {
+        GdrBytes g = gdrBytes;
+        NcclLog.GdrCount d = lastGdr;
+        if (d == null || d.enabled() != g.enabled || d.distance() != g.distance || d.threshold() != g.threshold
+                || !d.relation().equals(g.relation)) {
+            d = effects.decision(g.enabled, g.distance, g.relation, g.threshold, NcclLog.GdrWording.before229(g.relation));
+            lastGdr = d;
+        }
+        return d;
     }
 
     /** A communicator's line read from bytes. */

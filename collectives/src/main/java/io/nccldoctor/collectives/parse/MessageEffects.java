@@ -83,11 +83,13 @@ final class MessageEffects {
         Optional<GdrLine> g = LogMessages.gdr(line);
         if (g.isPresent()) {
             GdrLine raw = g.get();
-            String key = gdrKey(raw);
-            NcclLog.GdrCount decision = decisions.computeIfAbsent(new NcclLog.GdrCount(raw.enabled(), raw.distance(), raw.relation(),
-                    raw.threshold(), raw.wording(), 1), d -> d);
-            Supplier<GdrLine> kept = () -> new GdrLine(raw.enabled(), raw.gpu(), raw.hca(), raw.distance(),
-                    raw.relation(), raw.threshold(), builder.kept(line));
+            // the GPU and NIC as the log wrote them (a Latin-1 view of a file's bytes is read as UTF-8), as the kept line
+            String gpu = builder.text(raw.gpu());
+            String hca = builder.text(raw.hca());
+            String key = gdrKey(raw.enabled(), gpu, hca);
+            NcclLog.GdrCount decision = decision(raw.enabled(), raw.distance(), raw.relation(), raw.threshold(), raw.wording());
+            Supplier<GdrLine> kept = () -> new GdrLine(raw.enabled(), gpu, hca, raw.distance(), raw.relation(), raw.threshold(),
+                    builder.kept(line));
             return b -> b.addGdr(key, kept, decision);
         }
         return LogMessages.nicGdr(line).<Effect>map(n -> {
@@ -122,8 +124,17 @@ final class MessageEffects {
     /** One object per kind of decision, so that the decisions of every rank are counted by the same few objects. */
     private final Map<NcclLog.GdrCount, NcclLog.GdrCount> decisions = new HashMap<>();
 
+    /** The one object of this kind of decision (counted once). */
+    NcclLog.GdrCount decision(boolean enabled, int distance, String relation, int threshold, NcclLog.GdrWording wording) {
+        return decisions.computeIfAbsent(new NcclLog.GdrCount(enabled, distance, relation, threshold, wording, 1), d -> d);
+    }
+
     static String gdrKey(GdrLine g) {
-        return (g.enabled() ? "Enabled" : "Disabled") + g.gpu() + "/" + g.hca();
+        return gdrKey(g.enabled(), g.gpu(), g.hca());
+    }
+
+    private static String gdrKey(boolean enabled, String gpu, String hca) {
+        return (enabled ? "Enabled" : "Disabled") + gpu + "/" + hca;
     }
 
     static String nicKey(NicGdr n) {

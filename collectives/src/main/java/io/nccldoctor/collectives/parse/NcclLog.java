@@ -173,7 +173,7 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
             if (line.contains("for GPU/") && line.contains(" - NET/")) {
                 return GdrWording.V2_29;
             }
-            return relation.equals(">=") || relation.equals("<") ? GdrWording.V2_4 : GdrWording.V2_6;
+            return GdrWording.before229(relation);
         }
     }
 
@@ -188,6 +188,11 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
 
         private final String since;
         private final String until;
+
+        /** The wording of a line without 2.29's "for GPU/… - NET/…", by its comparison: 2.4 printed "<" and ">=". */
+        static GdrWording before229(String relation) {
+            return relation.equals(">=") || relation.equals("<") ? V2_4 : V2_6;
+        }
 
         GdrWording(String since, String until) {
             this.since = since;
