@@ -11,13 +11,13 @@ import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 
 /**
- * The run the launcher makes once after each build, under {@code -XX:ArchiveClassesAtExit}, so that the class-data
- * archive holds the classes every verb loads, not only those of whichever command happened to run first (an archive
- * recorded by {@code --version} left a 1 GiB {@code parse} 0.1 s slower than one recorded by {@code parse}). It runs, with
- * their output discarded: {@code --version}, every verb's {@code --help}, {@code explain --list}, and {@code parse},
- * {@code parse --json} and {@code report} on the first two files of each kind in the repository's corpus/ (when the
- * checkout has one). Nothing it does can fail the user's command: each step's failure is ignored, and the launcher
- * uses the archive only when the JVM wrote one.
+ * The run the launcher makes once after each build, under {@code -XX:DumpLoadedClassList}, so that the class-data archive
+ * it then dumps ({@code -Xshare:dump}) holds the classes every verb loads, not only those of whichever command happened
+ * to run first (an archive recorded by {@code --version} left a 1 GiB {@code parse} 0.1 s slower than one recorded by
+ * {@code parse}). It runs, with their output discarded: {@code --version}, every verb's {@code --help},
+ * {@code explain --list}, and {@code parse}, {@code parse --json} and {@code report} on the first two files of each kind
+ * in the repository's corpus/ (when the checkout has one). Nothing it does can fail the user's command: each step's
+ * failure is ignored, and the launcher uses the archive only when the JVM wrote one.
  */
 final class CdsTraining {
 

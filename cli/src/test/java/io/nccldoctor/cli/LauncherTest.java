@@ -129,13 +129,15 @@ class LauncherTest {
     }
 
     /**
-     * A stand-in java that, asked to archive classes at exit ({@code -XX:ArchiveClassesAtExit=F}), writes F when
-     * {@code dumps} and exits with {@code trainingCode}; any other run exits 7.
+     * A stand-in java that, asked to list the classes it loads ({@code -XX:DumpLoadedClassList=F}), writes F and exits with
+     * {@code trainingCode}; asked to dump an archive ({@code -Xshare:dump … -XX:SharedArchiveFile=F}), writes F when
+     * {@code dumps}; any other run exits 7.
      */
     void javaThatArchives(boolean dumps, int trainingCode) throws IOException {
         executable(root.resolve("jdk/bin/java"), "echo \"java $*\" >> " + log + "\n"
-                + "for a in \"$@\"; do case \"$a\" in -XX:ArchiveClassesAtExit=*) " + (dumps ? "echo classes > \"${a#*=}\"; " : "")
-                + "exit " + trainingCode + ";; esac; done\nexit 7");
+                + "for a in \"$@\"; do case \"$a\" in -XX:DumpLoadedClassList=*) echo list > \"${a#*=}\"; exit " + trainingCode + ";; esac; done\n"
+                + "case \"$*\" in *-Xshare:dump*) for a in \"$@\"; do case \"$a\" in -XX:SharedArchiveFile=*) "
+                + (dumps ? "echo classes > \"${a#*=}\"; " : "") + "exit 0;; esac; done;; esac\nexit 7");
     }
 
     @Test
@@ -144,10 +146,12 @@ class LauncherTest {
         Ran r = launch(false);
         Path archive = root.resolve("cli/target/nccl-doctor.jsa");
         List<String> calls = calls().lines().toList();
-        assertThat(calls).hasSize(2);
-        assertThat(calls.get(0)).as("the training run, before the user's command").contains("-XX:ArchiveClassesAtExit=" + archive + ".")
+        assertThat(calls).hasSize(3);
+        assertThat(calls.get(0)).as("the training run, before the user's command").contains("-XX:DumpLoadedClassList=" + archive + ".")
                 .endsWith("-cp " + root.resolve("cli/target/nccl-doctor.jar") + " io.nccldoctor.cli.CdsTraining");
-        assertThat(calls.get(1)).contains("-XX:SharedArchiveFile=" + archive).endsWith(" preflight");
+        assertThat(calls.get(1)).as("the archive dumped from the classes it listed").contains("-Xshare:dump", "-XX:SharedClassListFile="
+                + archive + ".", "-XX:SharedArchiveFile=" + archive + ".");
+        assertThat(calls.get(2)).contains("-XX:SharedArchiveFile=" + archive).endsWith(" preflight");
         assertThat(r.code()).as("the user's command's exit code").isEqualTo(7);
         assertThat(archive).hasContent("classes");
         try (Stream<Path> left = Files.list(archive.getParent())) {
@@ -165,12 +169,26 @@ class LauncherTest {
         javaThatArchives(true, 1);
         Ran r = launch(false);
         List<String> calls = calls().lines().toList();
-        assertThat(calls).hasSize(2);
+        assertThat(calls).as("no dump after a failed training").hasSize(2);
         assertThat(calls.get(1)).doesNotContain("SharedArchiveFile").endsWith(" preflight");
         assertThat(r.code()).isEqualTo(7);
         assertThat(r.err()).isEmpty();
         try (Stream<Path> left = Files.list(root.resolve("cli/target"))) {
-            assertThat(left.map(p -> p.getFileName().toString())).as("neither the archive nor its temporary file").containsExactly("nccl-doctor.jar");
+            assertThat(left.map(p -> p.getFileName().toString())).as("neither the archive nor its temporary files")
+                    .containsExactly("nccl-doctor.jar");
+        }
+    }
+
+    @Test
+    void aDumpThatWritesNoArchiveLeavesItOut() throws Exception {
+        javaThatArchives(false, 0);
+        Ran r = launch(false);
+        List<String> calls = calls().lines().toList();
+        assertThat(calls).hasSize(3);
+        assertThat(calls.get(2)).doesNotContain("SharedArchiveFile").endsWith(" preflight");
+        assertThat(r.code()).isEqualTo(7);
+        try (Stream<Path> left = Files.list(root.resolve("cli/target"))) {
+            assertThat(left.map(p -> p.getFileName().toString())).as("no class list left").containsExactly("nccl-doctor.jar");
         }
     }
 }
