@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -57,6 +58,20 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
 
         String key() {
             return enabled + " " + distance + relation + threshold + " " + wording;
+        }
+
+        // equals and hashCode written out, here and in SystemDump: a record's own are linked through method handles the
+        // first time they run, which cost a parse 6 to 26 ms each (measured with a profiler); these are the records a
+        // parse hashes
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof GdrCount g && enabled == g.enabled && distance == g.distance && threshold == g.threshold
+                    && count == g.count && Objects.equals(relation, g.relation) && wording == g.wording;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(enabled, distance, relation, threshold, wording, count);
         }
     }
 
@@ -119,6 +134,19 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
                 }
             });
             return slow;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof SystemDump d && cpus == d.cpus && gpus == d.gpus && nics == d.nics && nets == d.nets
+                    && nvlinks == d.nvlinks && nvswitches == d.nvswitches && c2cLinks == d.c2cLinks && complete == d.complete
+                    && Objects.equals(maxBw, d.maxBw) && Objects.equals(totalBw, d.totalBw)
+                    && Objects.equals(netBandwidths, d.netBandwidths) && Objects.equals(pciLinks, d.pciLinks);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(maxBw, totalBw, cpus, gpus, nics, nets, netBandwidths, nvlinks, nvswitches, pciLinks, c2cLinks, complete);
         }
     }
 
