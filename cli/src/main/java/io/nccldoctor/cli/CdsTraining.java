@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import picocli.CommandLine.Command;
 
 /**
  * The run the launcher makes once after each build, under {@code -XX:DumpLoadedClassList}, so that the class-data archive
@@ -40,8 +39,8 @@ final class CdsTraining {
         List<List<String>> commands = new ArrayList<>();
         commands.add(List.of("--version"));
         commands.add(List.of("--help"));
-        for (Class<?> verb : RootCommand.VERBS) {
-            commands.add(List.of(verb.getAnnotation(Command.class).name(), "--help"));
+        for (String verb : RootCommand.VERBS_BY_NAME.keySet()) {
+            commands.add(List.of(verb, "--help"));
         }
         commands.add(List.of("explain", "--list"));
         for (Path file : samples(corpus)) {

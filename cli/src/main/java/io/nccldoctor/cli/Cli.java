@@ -6,7 +6,6 @@ import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.List;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
 
 /**
  * Builds the command line once, for Main and for tests: verbs, exit codes and the error policy. Bad input prints
@@ -39,12 +38,8 @@ public final class Cli {
             if (a.startsWith("-")) {
                 continue;
             }
-            for (Class<?> v : RootCommand.VERBS) {
-                if (v.getAnnotation(Command.class).name().equals(a)) {
-                    return List.of(v);
-                }
-            }
-            break;
+            Class<?> verb = RootCommand.VERBS_BY_NAME.get(a);
+            return verb == null ? RootCommand.VERBS : List.of(verb);
         }
         return RootCommand.VERBS;
     }

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
@@ -28,13 +29,24 @@ final class Agreement {
          * @param transports the channel transports ("NET/IB/0/GDRDMA", "P2P/IPC" …)
          */
         static Facts of(Collection<String> versions, Collection<String> networks, Collection<String> transports) {
-            List<String> net = transports.stream().filter(t -> t.startsWith("NET/")).toList();
-            return new Facts(join(versions), join(networks),
-                    net.isEmpty() ? Optional.empty() : Optional.of(net.stream().anyMatch(t -> t.contains("/GDRDMA")) ? "used" : "not used"));
+            // plain loops: a job's log holds thousands of processes, and this runs once for each, mostly before the JIT
+            boolean net = false;
+            boolean gdr = false;
+            for (String t : transports) {
+                if (t.startsWith("NET/")) {
+                    net = true;
+                    gdr |= t.contains("/GDRDMA");
+                }
+            }
+            return new Facts(join(versions), join(networks), net ? Optional.of(gdr ? "used" : "not used") : Optional.empty());
         }
 
+        /** The distinct values in their natural order, joined with ", "; empty when there are none. */
         private static Optional<String> join(Collection<String> values) {
-            return values.isEmpty() ? Optional.empty() : Optional.of(String.join(", ", values.stream().distinct().sorted().toList()));
+            if (values.isEmpty()) {
+                return Optional.empty();
+            }
+            return Optional.of(values.size() == 1 ? values.iterator().next() : String.join(", ", new TreeSet<>(values)));
         }
     }
 

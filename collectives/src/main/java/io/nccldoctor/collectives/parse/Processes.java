@@ -155,8 +155,14 @@ final class Processes {
 
     /** Moves the network transports counted from bytes into each process's set. */
     void foldNetKeys(TransportCounts transports) {
+        String[] names = new String[transports.size()]; // each name made once, not once per process that used it
         for (Facts p : byKey.values()) {
-            p.netKeys.stream().forEach(k -> p.netTransports.add(transports.name(k)));
+            for (int k = p.netKeys.nextSetBit(0); k >= 0; k = p.netKeys.nextSetBit(k + 1)) {
+                if (names[k] == null) {
+                    names[k] = transports.name(k);
+                }
+                p.netTransports.add(names[k]);
+            }
             p.netKeys.clear();
         }
     }
