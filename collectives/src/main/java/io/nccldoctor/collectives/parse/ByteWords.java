@@ -112,6 +112,24 @@ abstract class ByteWords {
         return k >= to || w[i] == textWord(k, to);
     }
 
+    /** The end of the ASCII digits of {@code b} from {@code from}, at most {@code end}. */
+    static int digitsEnd(ByteWords b, int from, int end) {
+        int k = from;
+        while (k < end && MessageKinds.digit(b.byteAt(k))) {
+            k++;
+        }
+        return k;
+    }
+
+    /** The digits [from, to) of {@code b} as a number (the caller has bounded their count, so it fits). */
+    static int number(ByteWords b, int from, int to) {
+        int v = 0;
+        for (int k = from; k < to; k++) {
+            v = v * 10 + (b.byteAt(k) - '0');
+        }
+        return v;
+    }
+
     /** Java's \\s: space, tab, newline, vertical tab, form feed, carriage return. */
     static boolean space(int c) {
         return c == ' ' || c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r';

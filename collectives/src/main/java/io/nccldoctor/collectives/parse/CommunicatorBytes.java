@@ -53,7 +53,7 @@ final class CommunicatorBytes {
         nodes = -1;
         int p = msg;
         if ((b.bytesAt(p) & 0xFFFF_FFFF_FFFFL) == RANK) {
-            p = digitsEnd(b, p + 6, end);
+            p = ByteWords.digitsEnd(b, p + 6, end);
             if (p == msg + 6 || b.byteAt(p) != ']' || b.byteAt(p + 1) != ' ') {
                 return false;
             }
@@ -100,7 +100,7 @@ final class CommunicatorBytes {
                 return false;
             }
             int from = commId ? value + 2 : value;
-            p = bus || commId ? hexEnd(b, from, end) : digitsEnd(b, from, end);
+            p = bus || commId ? hexEnd(b, from, end) : ByteWords.digitsEnd(b, from, end);
             if (p == from || p - from > (bus || commId ? 16 : 9)) {
                 return false;
             }
@@ -109,14 +109,14 @@ final class CommunicatorBytes {
                     return false; // a longer key ending so: the string readers would take it for the field
                 }
                 if (six == NRANKS_KEY && nranks < 0) {
-                    nranks = number(b, from, p);
+                    nranks = ByteWords.number(b, from, p);
                 }
             }
             if (ranksKey >= 0 && nodes < 0) {
                 if (!(n == 6 && six == N_NODES)) {
                     return false;
                 }
-                nodes = number(b, from, p);
+                nodes = ByteWords.number(b, from, p);
             }
             ranksKey = n == 6 && six == N_RANKS && nodes < 0 ? key : -1;
             if (bus && busFrom < 0) {
@@ -160,21 +160,7 @@ final class CommunicatorBytes {
     /** 'n' in every byte. */
     private static final long NS = 0x6E6E6E6E6E6E6E6EL;
 
-    private static int number(ByteWords b, int from, int to) {
-        int v = 0;
-        for (int k = from; k < to; k++) {
-            v = v * 10 + b.byteAt(k) - '0';
-        }
-        return v;
-    }
 
-    private static int digitsEnd(ByteWords b, int from, int end) {
-        int k = from;
-        while (k < end && MessageKinds.digit(b.byteAt(k))) {
-            k++;
-        }
-        return k;
-    }
 
     private static int hexEnd(ByteWords b, int from, int end) {
         int k = from;

@@ -66,7 +66,7 @@ final class GdrBytes {
             return false;
         }
         int d = hcaEnd + 11;
-        int dEnd = digitsEnd(b, d, end);
+        int dEnd = ByteWords.digitsEnd(b, d, end);
         if (dEnd == d || dEnd - d > 9 || dEnd + 3 > end || b.byteAt(dEnd) != ' ') {
             return false;
         }
@@ -81,12 +81,12 @@ final class GdrBytes {
             return false;
         }
         int t = q + 1;
-        int tEnd = digitsEnd(b, t, end);
+        int tEnd = ByteWords.digitsEnd(b, t, end);
         if (tEnd == t || tEnd - t > 9 || tEnd >= end || b.byteAt(tEnd) != ')') {
             return false;
         }
-        distance = number(b, d, dEnd);
-        threshold = number(b, t, tEnd);
+        distance = ByteWords.number(b, d, dEnd);
+        threshold = ByteWords.number(b, t, tEnd);
         relation = RELATIONS[(r == '<' ? 0 : 2) + (orEqual ? 1 : 0)];
         return true;
     }
@@ -123,19 +123,5 @@ final class GdrBytes {
         return k;
     }
 
-    private static int digitsEnd(ByteWords b, int from, int end) {
-        int k = from;
-        while (k < end && MessageKinds.digit(b.byteAt(k))) {
-            k++;
-        }
-        return k;
-    }
 
-    private static int number(ByteWords b, int from, int to) {
-        int v = 0;
-        for (int k = from; k < to; k++) {
-            v = v * 10 + (b.byteAt(k) - '0');
-        }
-        return v;
-    }
 }
