@@ -246,17 +246,17 @@ final class LogBuilder extends BlockScanner {
             gdrCounts.add(gdrDecision());
             return;
         }
-        // COMM and INIT lines hold the communicator's address and rank; a GPU Direct RDMA decision is read from the line's
-        // start, so a line whose prefix holds a 'G' (and so maybe another decision's text) is read on its own
-        boolean repeats = kind != Kind.COMM && kind != Kind.INIT
-                && !((kind == Kind.GDR || kind == Kind.NETWORK) && GdrBytes.anyG(this, start, nccl));
-        if (!repeats && communicator.read(this, start, nccl, msg, end)) {
+        boolean communicatorLine = kind == Kind.COMM || kind == Kind.INIT; // each holds the communicator's address and rank
+        if (communicatorLine && communicator.read(this, start, nccl, msg, end)) {
             ncclLines++;
             curStart = start;
             curNccl = nccl;
             communicator();
             return;
         }
+        // a GPU Direct RDMA decision is read from the line's start, so a line whose prefix holds a 'G' (and so maybe
+        // another decision's text) is read on its own
+        boolean repeats = !communicatorLine && !((kind == Kind.GDR || kind == Kind.NETWORK) && GdrBytes.anyG(this, start, nccl));
         MessageEffects.Effect e = repeats ? (MessageEffects.Effect) memo.get(this, msg, end) : null;
         boolean seen = e != null;
         if (e == null) {
