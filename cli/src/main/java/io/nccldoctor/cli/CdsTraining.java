@@ -13,10 +13,12 @@ import java.util.stream.Stream;
  * The run the launcher makes once after each build, under {@code -XX:DumpLoadedClassList}, so that the class-data archive
  * it then dumps ({@code -Xshare:dump}) holds the classes every verb loads, not only those of whichever command happened
  * to run first (an archive recorded by {@code --version} left a 1 GiB {@code parse} 0.1 s slower than one recorded by
- * {@code parse}). It runs, with their output discarded: {@code --version}, every verb's {@code --help},
+ * {@code parse}). It runs, with their output discarded: the root's and every verb's {@code --help},
  * {@code explain --list}, and {@code parse}, {@code parse --json} and {@code report} on the first two files of each kind
  * in the repository's corpus/ (when the checkout has one). Nothing it does can fail the user's command: each step's
- * failure is ignored, and the launcher uses the archive only when the JVM wrote one.
+ * failure is ignored, and the launcher uses the archive only when the JVM wrote one. Nothing it runs touches the
+ * node (no probe, no native library: {@code --version} loads libcuda and libnccl), so a hung driver cannot hold up the
+ * first run after a build, a Slurm prolog's among them.
  */
 final class CdsTraining {
 
@@ -37,7 +39,6 @@ final class CdsTraining {
     /** The commands run, in order: those that need no input first, then each corpus file read three ways. */
     static List<List<String>> commands(Path corpus) {
         List<List<String>> commands = new ArrayList<>();
-        commands.add(List.of("--version"));
         commands.add(List.of("--help"));
         for (String verb : RootCommand.VERBS_BY_NAME.keySet()) {
             commands.add(List.of(verb, "--help"));
