@@ -148,7 +148,7 @@ class LauncherTest {
         List<String> calls = calls().lines().toList();
         assertThat(calls).hasSize(3);
         assertThat(calls.get(0)).as("the training run, before the user's command").contains("-XX:DumpLoadedClassList=" + archive + ".")
-                .endsWith("-cp " + root.resolve("cli/target/nccl-doctor.jar") + " io.nccldoctor.cli.CdsTraining");
+                .endsWith("-cp " + root.resolve("cli/target/nccl-doctor.jar") + " " + CdsTraining.class.getName());
         assertThat(calls.get(1)).as("the archive dumped from the classes it listed").contains("-Xshare:dump", "-XX:SharedClassListFile="
                 + archive + ".", "-XX:SharedArchiveFile=" + archive + ".");
         assertThat(calls.get(2)).contains("-XX:SharedArchiveFile=" + archive).endsWith(" preflight");
