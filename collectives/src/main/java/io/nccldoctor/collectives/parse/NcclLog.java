@@ -316,6 +316,14 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
         return b.isNccl() ? Optional.of(b.build()) : Optional.empty();
     }
 
+    /**
+     * The same, read in {@code ranges} parallel ranges whatever the file's size (a small file is otherwise read in one):
+     * the class-data training of the launcher reads a small log this way, so that the join's classes are archived too.
+     */
+    public static NcclLog parseInRanges(Path file, int ranges) {
+        return parse(file, ranges, 1);
+    }
+
     /** @param minRangeBytes below this many bytes per range, fewer ranges are used */
     static NcclLog parse(Path file, int threads, long minRangeBytes) {
         return parse(file, threads, minRangeBytes, LogReader.SEGMENT);

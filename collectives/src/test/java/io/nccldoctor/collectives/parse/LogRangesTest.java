@@ -65,6 +65,22 @@ class LogRangesTest {
     }
 
     @Test
+    void aSmallLogReadInRangesOnRequestReadsAsInOnePass() throws IOException {
+        int joined = 0;
+        for (Path file : realLogs()) {
+            NcclLog one;
+            try {
+                one = NcclLog.parse(file, 1, 1);
+            } catch (InputException e) {
+                continue;
+            }
+            assertSame(one, NcclLog.parseInRanges(file, 2), file.toString());
+            joined++;
+        }
+        assertThat(joined).isGreaterThan(30);
+    }
+
+    @Test
     void jobShapedLogsWithInterleavedDumpsCutAnywhereReadAsInOnePass(@TempDir Path dir) throws IOException, InterruptedException {
         Random random = new Random(31);
         int dumpsCut = 0;
