@@ -61,12 +61,15 @@ abstract class ByteWords {
 
     /**
      * The eight bytes from {@code at} as a little-endian word, zero past the block (its words are followed by two
-     * zero words). Short enough for the first JIT tier to inline even inside another inlined method (under 35 bytes
-     * of bytecode): a long shift takes its count mod 64, so {@code at << 3} is the bit offset within the word, and the
-     * high part is shifted in two steps so that at a word boundary it is all shifted out.
+     * zero words). A long shift takes its count mod 64, so {@code at << 3} is the bit offset within the word, and the
+     * high part is shifted in two steps so that at a word boundary it is all shifted out. Kept to 31 bytes of bytecode
+     * (the array in a local saves one): the first JIT tier inlines a callee of up to 35 bytes into the method it
+     * compiles, but into a method it has itself inlined (textWord, a prefix's word, a dump line's three letters) only a
+     * smaller one; at 32 bytes -XX:+PrintInlining showed these calls "callee is too large", each a call per word.
      */
     final long bytesAt(int at) {
-        return words[at >>> 3] >>> (at << 3) | words[(at >>> 3) + 1] << 1 << ~(at << 3); // ~x: 63 - x, mod 64
+        long[] w = words;
+        return w[at >>> 3] >>> (at << 3) | w[(at >>> 3) + 1] << 1 << ~(at << 3); // ~x: 63 - x, mod 64
     }
 
     /** The byte at {@code at}, from the block's words (the first JIT tier inlines this; ByteBuffer.get it calls). */
