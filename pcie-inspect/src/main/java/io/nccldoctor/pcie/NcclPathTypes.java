@@ -2,8 +2,10 @@ package io.nccldoctor.pcie;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * NCCL's PATH_* types and their numbers, which changed across versions (reference/nccl-internals.md §3, read from
@@ -45,13 +47,23 @@ public final class NcclPathTypes {
     }
 
     private static Numbering numbering(String version) {
+        Numbering known = NUMBERING_OF.get(version);
+        if (known != null) {
+            return known;
+        }
         for (Numbering n : TABLE) {
             if (compare(version, n.since) >= 0 && (n.until == null || compare(version, n.until) < 0)) {
+                if (NUMBERING_OF.size() < 256) {
+                    NUMBERING_OF.put(version, n);
+                }
                 return n;
             }
         }
         throw new IllegalArgumentException("NCCL " + version + " predates the path table (2.6; 2.4 and 2.5 measured a PCI distance of their own)");
     }
+
+    /** The numbering of each version string looked up (a log's GPU Direct RDMA lines decode two names each with one). */
+    private static final Map<String, Numbering> NUMBERING_OF = new ConcurrentHashMap<>();
 
     /** PATH_&lt;name&gt; as a number in {@code version}; -1 when that version has no such type. */
     public static int number(String name, String version) {
@@ -178,9 +190,13 @@ public final class NcclPathTypes {
 
     /** "2.27.5+cuda12.9" → {2, 27, 5}: each dot-separated part's leading digits (no regex: it runs per device pair). */
     private static int[] parts(String v) {
-        List<Integer> out = new ArrayList<>();
+        int dots = 0;
+        for (int k = v.indexOf('.'); k >= 0; k = v.indexOf('.', k + 1)) {
+            dots++;
+        }
+        int[] out = new int[dots + 1];
         int i = 0;
-        while (i <= v.length()) {
+        for (int p = 0; p < out.length; p++) {
             int end = v.indexOf('.', i);
             end = end < 0 ? v.length() : end;
             int n = 0;
@@ -192,9 +208,9 @@ public final class NcclPathTypes {
             if (k == i) {
                 throw new NumberFormatException("not a version part: '" + v.substring(i, end) + "' in " + v);
             }
-            out.add(n);
+            out[p] = n;
             i = end + 1;
         }
-        return out.stream().mapToInt(Integer::intValue).toArray();
+        return out;
     }
 }
