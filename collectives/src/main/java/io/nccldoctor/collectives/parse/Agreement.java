@@ -71,7 +71,17 @@ final class Agreement {
     private static Optional<String> differs(String what, Map<String, Facts> units, Function<Facts, Optional<String>> value,
                                             String noun, String why) {
         Map<String, List<String>> byValue = new LinkedHashMap<>();
-        units.forEach((name, facts) -> value.apply(facts).ifPresent(v -> byValue.computeIfAbsent(v, k -> new ArrayList<>()).add(name)));
+        for (Map.Entry<String, Facts> unit : units.entrySet()) { // a loop: thousands of processes, mostly before the JIT
+            Optional<String> v = value.apply(unit.getValue());
+            if (v.isPresent()) {
+                List<String> names = byValue.get(v.get());
+                if (names == null) {
+                    names = new ArrayList<>();
+                    byValue.put(v.get(), names);
+                }
+                names.add(unit.getKey());
+            }
+        }
         if (byValue.size() < 2) {
             return Optional.empty();
         }

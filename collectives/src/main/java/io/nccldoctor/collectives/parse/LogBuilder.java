@@ -479,11 +479,24 @@ final class LogBuilder extends BlockScanner {
 
     /** Moves the transports counted from bytes into the map. */
     private void foldTransports() {
+        if (channelTransports.size() == 0) {
+            return; // nothing counted since the last fold, and so no process names a transport by its index
+        }
         processes.foldNetKeys(channelTransports);
         for (int k = 0; k < channelTransports.size(); k++) {
             transports.merge(channelTransports.name(k), channelTransports.count(k), Long::sum);
         }
         clearTransports();
+    }
+
+    /**
+     * What a range can do before it is joined, in its own thread while the others still read: the tuning spans and
+     * channel transports it counted from bytes moved into its maps (which {@link #absorb} and {@link #build} would
+     * otherwise do one range after another; once done, doing it again changes nothing).
+     */
+    void settle() {
+        tuning.fold(algorithms);
+        foldTransports();
     }
 
     /** Adds what a later range of the same file found, keeping file order and the limits on examples. */

@@ -138,7 +138,9 @@ final class LogReader {
                 int part = k;
                 workers[k] = new Thread(() -> {
                     try {
-                        builders[part] = range(ch, starts[part], starts[part + 1], segment, false);
+                        LogBuilder b = range(ch, starts[part], starts[part + 1], segment, false);
+                        b.settle();
+                        builders[part] = b;
                     } catch (IOException e) {
                         failed[0] = e;
                     }

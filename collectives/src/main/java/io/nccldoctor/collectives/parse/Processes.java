@@ -34,10 +34,20 @@ final class Processes {
         }
 
         void addAll(Facts o) {
-            versions.addAll(o.versions);
-            networks.addAll(o.networks);
-            netTransports.addAll(o.netTransports);
-            busIds.addAll(o.busIds);
+            // most sets are empty or hold one value, and this runs for every process of a large log once, mostly before
+            // the JIT: no call for an empty one
+            if (!o.versions.isEmpty()) {
+                versions.addAll(o.versions);
+            }
+            if (!o.networks.isEmpty()) {
+                networks.addAll(o.networks);
+            }
+            if (!o.netTransports.isEmpty()) {
+                netTransports.addAll(o.netTransports);
+            }
+            if (!o.busIds.isEmpty()) {
+                busIds.addAll(o.busIds);
+            }
         }
 
         NcclLog.Process build() {
@@ -167,19 +177,33 @@ final class Processes {
         }
     }
 
+    // The three below run once per process of the log after its scan (thousands in a job's log), mostly before the JIT
+    // has compiled them: plain loops, no lambda per process.
+
     void absorb(Processes o) {
-        o.byKey.forEach((key, p) -> byKey.computeIfAbsent(key, Facts::new).addAll(p));
+        for (Facts p : o.byKey.values()) {
+            Facts mine = byKey.get(p.key);
+            if (mine == null) {
+                mine = new Facts(p.key);
+                byKey.put(p.key, mine);
+            }
+            mine.addAll(p);
+        }
     }
 
     Map<String, NcclLog.Process> build() {
         Map<String, NcclLog.Process> out = new LinkedHashMap<>();
-        byKey.forEach((key, p) -> out.put(key, p.build()));
+        for (Facts p : byKey.values()) {
+            out.put(p.key, p.build());
+        }
         return out;
     }
 
     Map<String, Agreement.Facts> facts() {
         Map<String, Agreement.Facts> out = new LinkedHashMap<>();
-        byKey.forEach((key, p) -> out.put(key, Agreement.Facts.of(p.versions, p.networks, p.netTransports)));
+        for (Facts p : byKey.values()) {
+            out.put(p.key, Agreement.Facts.of(p.versions, p.networks, p.netTransports));
+        }
         return out;
     }
 }
