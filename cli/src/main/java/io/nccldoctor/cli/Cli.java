@@ -16,7 +16,17 @@ public final class Cli {
     private Cli() {
     }
 
+    /**
+     * The types whose picocli converters are not registered: picocli registers them by loading each class, and java.time's
+     * static formatters cost about 7 ms of every start (measured on {@code parse --help}); no option of this tool has
+     * such a type (CliConvertersTest keeps it so). Set before the first command line is built, unless the user set it.
+     */
+    static final String UNUSED_CONVERTERS = "java\\.(time|sql)\\..*";
+
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        if (System.getProperty("picocli.converters.excludes") == null) {
+            System.setProperty("picocli.converters.excludes", UNUSED_CONVERTERS);
+        }
         return commandLine(out, err, Arrays.asList(args).contains("--stacktrace"), verbs(args)).execute(args);
     }
 
