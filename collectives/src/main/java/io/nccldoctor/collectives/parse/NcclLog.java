@@ -240,13 +240,27 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
     /**
      * "NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'": whether a NIC can reach GPU memory at all (nvidia-peermem
      * or DMA-BUF), printed once per NIC; before 2.18 a disabled one said " (no module)", nvidia-peermem not loaded.
+     * NCCL prints it for each NIC of the network it opened ({@code "NET/%s : GPU Direct RDMA %s for HCA %d '%s'"} with
+     * the communicator's network name, src/graph/topo.cc), so "NET/Socket" names sockets as that network.
      */
     public record NicGdr(String net, int index, String hca, boolean enabled, boolean noModule, String line) {
+
+        /**
+         * NCCL's socket transport, which registers host memory only (ncclSocketRegMr refuses any other pointer type,
+         * src/transport/net_socket.cc; its properties give NCCL_PTR_HOST alone): its NICs are never GDR capable.
+         */
+        public boolean socket() {
+            return net.equals("Socket");
+        }
 
         /** Why a disabled NIC cannot do GPUDirect RDMA, in a sentence; empty for an enabled one. */
         public String meaning() {
             if (enabled) {
                 return "";
+            }
+            if (socket()) {
+                return "NCCL's socket transport sends from host memory only, so no socket NIC does GPU Direct RDMA: this line says "
+                        + "the network NCCL opened is TCP sockets, not that a module is missing";
             }
             return noModule ? "nvidia-peermem is not loaded (modprobe nvidia-peermem), so the NIC cannot register GPU memory"
                     : "neither nvidia-peermem nor DMA-BUF is usable for this NIC (module not loaded, kernel or driver without "

@@ -179,6 +179,9 @@ class NcclLogFieldTest {
         assertThat(b.cpus() + " " + b.gpus() + " " + b.nvlinks() + " " + b.nvswitches()).as("CPU/3 and its SYS peers 1, 7, 5").isEqualTo("4 1 1 1");
         assertThat(b.pciLinks()).isEqualTo(Map.of("24.0", 3));
         assertThat(box.nicGdr()).extracting(n -> n.net() + " " + n.hca() + " " + n.enabled()).contains("Socket lan3 false");
+        assertThat(box.nicGdr()).as("a socket NIC never does GDR: the line names the network, not a missing module")
+                .allMatch(NcclLog.NicGdr::socket)
+                .allMatch(n -> n.meaning().contains("network NCCL opened is TCP sockets") && !n.meaning().contains("nvidia-peermem"));
     }
 
     /** A verbs symbol missing, in NCCL's own format ("dlvsym failed on %s - %s version %s"): synthetic, none was found published. */

@@ -101,7 +101,7 @@ public final class Notes {
                     + "suffix (a plugin name with a space, \"NET/AWS Libfabric/0\"): whether it used GPU Direct RDMA is not judged",
                     source));
         }
-        log.nicGdr().stream().filter(n -> !n.enabled()).findFirst()
+        log.nicGdr().stream().filter(n -> !n.enabled() && !n.socket()).findFirst() // a socket NIC never does GDR
                 .ifPresent(n -> out.add(new Note(Note.Kind.NO_GDR, "NCCL: " + n.line().strip(), source)));
         long shm = sum(log.transports(), t -> t.startsWith("SHM"));
         long p2p = sum(log.transports(), t -> t.startsWith("P2P"));

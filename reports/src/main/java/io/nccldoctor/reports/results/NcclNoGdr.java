@@ -33,11 +33,12 @@ public final class NcclNoGdr extends NcclLogRule {
     Optional<Finding> judge(String name, NcclLog log) {
         List<String> evidence = new ArrayList<>();
         long plain = channels(log, t -> t.startsWith("NET/") && !t.startsWith("NET/Socket") && !t.contains("/GDRDMA"), evidence);
-        long disabledNics = log.nicGdr().stream().filter(n -> !n.enabled()).count();
+        // a socket NIC never does GPU Direct RDMA: that the network is sockets is NCCL_NET_SOCKET's finding
+        long disabledNics = log.nicGdr().stream().filter(n -> !n.enabled() && !n.socket()).count();
         if (plain == 0 && disabledNics == 0) {
             return Optional.empty();
         }
-        log.nicGdr().stream().filter(n -> !n.enabled())
+        log.nicGdr().stream().filter(n -> !n.enabled() && !n.socket())
                 .forEach(n -> evidence.add("NIC " + n.hca() + " (NET/" + n.net() + "): GPU Direct RDMA disabled: " + n.meaning()));
         log.gdr().stream().filter(g -> !g.enabled()).limit(8).forEach(g -> {
             evidence.add("GPU " + g.gpu() + " / NIC " + g.hca() + ": distance " + g.distance() + " " + g.relation() + " " + g.threshold());

@@ -93,6 +93,22 @@ class NcclLogFieldRulesTest {
     }
 
     /**
+     * A socket NIC's "GPU Direct RDMA Disabled" line names sockets as NCCL's network; it is no missing peer-memory module
+     * (NVIDIA/nccl#901: four NET/Socket NICs and no other network line; #1053: sockets on lo, with "Using network Socket").
+     */
+    @Test
+    void socketNicsWithoutGdrAreTheSocketNetworkNotAMissingModule() {
+        Report box = judge(FIXTURES.resolve("nccl-log-topology-nvswitch-socket-nccl901.txt").toString());
+        assertThat(codes(box)).containsExactly("NCCL_NET_SOCKET");
+        assertThat(box.findings().get(0).title()).isEqualTo("NCCL's network is sockets: it lists 4 NICs as NET/Socket (no channel lines "
+                + "in the log)");
+        assertThat(box.findings().get(0).evidence()).contains("NCCL: qygpu047:411931:411931 [3] NCCL INFO NET/Socket : GPU Direct RDMA "
+                + "Disabled for HCA 1 'lan3'");
+        Path lo = Path.of("src/test/resources/fixtures/judgement/nccl-log-socket-lo-system-dump-nccl1053.txt");
+        assertThat(codes(judge(lo.toString()))).containsExactly("NCCL_NET_SOCKET");
+    }
+
+    /**
      * A net plugin loaded while NCCL used its own IB: no such public log was found within the search budget, so this one
      * is written from NCCL's format strings (plugin/net/net_v8.cc, init.cc), a synthetic input; 2.26.2's plugin that was
      * used, and 1357's that named its network IBext, are no fallback.
