@@ -125,7 +125,10 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
     public record SystemDump(String maxBw, String totalBw, int cpus, int gpus, int nics, int nets, List<String> netBandwidths,
                              int nvlinks, int nvswitches, Map<String, Integer> pciLinks, int c2cLinks, boolean complete) {
 
-        /** The PCI links NCCL rates below 1 GB/s: what it computes for a x1 link at 2.5 GT/s, as emulated bridges report. */
+        /**
+         * The PCI links NCCL rates below 1 GB/s (width x per-lane rate / 80): 0.2 is x1 at 2.5 GT/s, as emulated bridges
+         * report, 0.4 is x1 at 5 GT/s or x2 at 2.5 GT/s, 0.8 x1 at 8 GT/s, x2 at 5 or x4 at 2.5.
+         */
         public Map<String, Integer> slowPciLinks() {
             Map<String, Integer> slow = new TreeMap<>();
             pciLinks.forEach((bw, n) -> {

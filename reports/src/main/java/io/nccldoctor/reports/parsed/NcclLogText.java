@@ -151,10 +151,34 @@ public final class NcclLogText {
             s.append(" (its end is not in the log)");
         }
         if (!d.slowPciLinks().isEmpty()) {
-            s.append("; PCI links below 1 GB/s are what NCCL computes for a x1 link at 2.5 GT/s, as a hypervisor's emulated bridge"
-                    + " reports it: NCCL sees the GPUs and NICs behind slow links (a VM without its real PCI topology; NCCL_TOPO_FILE)");
+            List<String> shapes = new ArrayList<>();
+            d.slowPciLinks().keySet().forEach(bw -> shapes.add(bw + " GB/s is " + String.join(" or ", linkShapes(bw))));
+            s.append("; NCCL rates a PCI link width x per-lane rate / 80: ").append(String.join(", ", shapes))
+                    .append(", so it sees the GPUs and NICs behind those links as slow (x1 at 2.5 GT/s is what a hypervisor's emulated"
+                            + " bridge reports: a VM without its real PCI topology, NCCL_TOPO_FILE; on bare metal, a device in a narrow"
+                            + " or slow slot)");
         }
         return s.toString();
+    }
+
+    /** PCIe generations 1 to 6 in GT/s, and NCCL's per-lane rate for each in units of 0.1 Gb/s (kvDictPciGen, src/graph/topo.cc). */
+    private static final String[] PCI_GTS = {"2.5", "5", "8", "16", "32", "64"};
+    private static final int[] PCI_LANE_RATE = {15, 30, 60, 120, 240, 480};
+
+    /**
+     * The link widths and speeds whose bandwidth NCCL prints as {@code bw} (width x rate / 80 GB/s, to one decimal):
+     * "0.2" is "x1 at 2.5 GT/s", "0.4" is "x1 at 5 GT/s" or "x2 at 2.5 GT/s"; "a link of another shape" when none gives it.
+     */
+    static List<String> linkShapes(String bw) {
+        List<String> out = new ArrayList<>();
+        for (int g = 0; g < PCI_GTS.length; g++) {
+            for (int width = 1; width <= 16; width *= 2) {
+                if (String.format(Locale.ROOT, "%.1f", width * PCI_LANE_RATE[g] / 80.0).equals(bw)) {
+                    out.add("x" + width + " at " + PCI_GTS[g] + " GT/s");
+                }
+            }
+        }
+        return out.isEmpty() ? List.of("a link of another shape") : out;
     }
 
     /**

@@ -132,7 +132,11 @@ class NcclLogFieldRulesTest {
     void theTextTellsWhatWasRead() {
         String vm = NcclLogText.render(log("nccl-log-topology-vm-pci-0.2-h200-nccl-tests256.txt"), "vm");
         assertThat(vm).contains("NCCL's system view (maxBw 48.0, totalBw 370.8): 2 CPUs, 3 GPUs, 3 NICs (NET 50.0 GB/s), 2 NVLink links to "
-                + "1 NVSwitch, PCI links 48.0 GB/s x6, 0.2 GB/s x3 (its end is not in the log); PCI links below 1 GB/s");
+                + "1 NVSwitch, PCI links 48.0 GB/s x6, 0.2 GB/s x3 (its end is not in the log); NCCL rates a PCI link width x "
+                + "per-lane rate / 80: 0.2 GB/s is x1 at 2.5 GT/s, so it sees");
+        // RCCL 2.27.7 on a desktop (ROCm/ROCm#6074): its Ethernet port's 0.4 GB/s is no emulated bridge
+        String desk = NcclLogText.render(NcclLog.parse(Path.of("../corpus/nccl-log/nccl-log-rccl-2.27.7-2x-rx7900xtx-socket-2rank-dumps-slow-nic-link.txt")), "desk");
+        assertThat(desk).contains("0.4 GB/s is x2 at 2.5 GT/s or x1 at 5 GT/s");
         String aws = NcclLogText.render(log("nccl-log-aws-libfabric-channels-2.9.9-nccl527.txt"), "aws");
         assertThat(aws).contains("  channels via NET/AWS Libfabric/0/GDRDMA: 5\n");
         String sharp = NcclLogText.render(log("nccl-log-h100-2node-2.26.2-ib-sharp-init.txt"), "sharp");
