@@ -119,9 +119,6 @@ final class CorpusFacts {
         k.put("corpus/nccl-log/nccl-log-rccl-2.27.7-2x-rx7900xtx-socket-2rank-dumps-slow-nic-link.txt\tncclVersion", "RCCL prints "
                 + "'NCCL INFO RCCL version : 2.27.7-HEAD:0d2c4fd' and no 'NCCL version' line; the log reader takes versions from "
                 + "'NCCL version' lines only");
-        k.put("corpus/nccl-log/nccl-log-rccl-mi100-8gpu-maxwidth-xgmi-k8s-crlf.txt\tsystemDump", "the 24 '+ XGMI[24.0] - GPU/…' "
-                + "lines (RCCL's GPU-to-GPU links) are in no field of the dump's summary: OpenDump counts PCI, NVL, C2C and NET links "
-                + "only, so the JSON and the text give 8 GPUs and no link between them");
         String ibdev2netdev = "ibdev2netdev's (Up)/(Down) is the net device's link, kept as the port's net device link, not as "
                 + "the RDMA port state (an InfiniBand port can be ACTIVE while its IPoIB interface is down)";
         for (String port : List.of("ibdev2netdev-gb10-spark-4roce-2up.txt\tport.rocep1s0f0.1.state",
@@ -310,7 +307,8 @@ final class CorpusFacts {
     /**
      * One distinct "=== System : maxBw …" dump as corpus/README.md writes it: "maxBw 24.0 totalBw 24.0: 2 CPU, 1 GPU, 2 NIC,
      * 2 NET (25.0, 3.1), 0 NVLink, 0 NVSwitch, 0 C2C, PCI 24.0x2 6.0x1, closed": the NET bandwidths in the order the dump
-     * first gives them, the PCI links by bandwidth, largest first, and "open" for a dump whose closing line is not there.
+     * first gives them, links of other types with their counts ("24 XGMI, ") before the PCI links by bandwidth, largest
+     * first, and "open" for a dump whose closing line is not there.
      */
     private static String systemDump(JsonNode s) {
         List<String> nets = items(s.path("netBandwidths"), JsonNode::asText);
@@ -319,7 +317,9 @@ final class CorpusFacts {
         return "maxBw " + s.path("maxBw").asText() + " totalBw " + s.path("totalBw").asText() + ": " + s.path("cpus").asInt() + " CPU, "
                 + s.path("gpus").asInt() + " GPU, " + s.path("nics").asInt() + " NIC, " + s.path("nets").asInt() + " NET"
                 + (nets.isEmpty() ? "" : " (" + String.join(", ", nets) + ")") + ", " + s.path("nvlinks").asInt() + " NVLink, "
-                + s.path("nvswitches").asInt() + " NVSwitch, " + s.path("c2cLinks").asInt() + " C2C, PCI "
+                + s.path("nvswitches").asInt() + " NVSwitch, " + s.path("c2cLinks").asInt() + " C2C, "
+                + items(s.path("otherLinks")).stream().map(e -> e.getValue().asText() + " " + e.getKey() + ", ").collect(Collectors.joining())
+                + "PCI "
                 + (pci.isEmpty() ? "none" : pci.stream().map(e -> e.getKey() + "x" + e.getValue().asText()).collect(Collectors.joining(" ")))
                 + (s.path("complete").asBoolean() ? ", closed" : ", open");
     }

@@ -11,6 +11,10 @@ package io.nccldoctor.collectives.parse;
 final class DumpLinkBytes {
 
     int link;
+    /** For a link of another type ({@link SystemDumps#OTHER_LINK}): its type's key and where its text is. */
+    long typeKey;
+    int typeFrom;
+    int typeTo;
     long bw;
     int bwFrom;
     int bwTo;
@@ -21,6 +25,8 @@ final class DumpLinkBytes {
     private static final int NVL = code("NVL");
     private static final int C2C = code("C2C");
     private static final int NET = code("NET");
+    private static final int SYS = code("SYS");
+    private static final int LOC = code("LOC");
     private static final int CPU = code("CPU");
     private static final int GPU = code("GPU");
     private static final int NIC = code("NIC");
@@ -41,7 +47,7 @@ final class DumpLinkBytes {
         }
         int type = p + 2;
         long w = b.bytesAt(type);
-        int typeEnd = (byte) (w >>> 24) == '[' && linkCode((int) w & 0xFFFFFF) >= 0 ? type + 3 : wordEnd(b, type, end);
+        int typeEnd = (byte) (w >>> 24) == '[' && linkCode((int) w & 0xFFFFFF) < SystemDumps.OTHER_LINK ? type + 3 : wordEnd(b, type, end);
         if (typeEnd == type || typeEnd >= end || b.byteAt(typeEnd) != '[') {
             return false;
         }
@@ -62,7 +68,14 @@ final class DumpLinkBytes {
             return false;
         }
         id = key(b, targetEnd + 1, q);
-        link = typeEnd - type != 3 ? -1 : linkCode(three(b, type));
+        link = typeEnd - type != 3 ? SystemDumps.OTHER_LINK : linkCode(three(b, type));
+        if (link == SystemDumps.OTHER_LINK) {
+            typeKey = key(b, type, typeEnd); // "XGMI": rare, counted by its name
+            typeFrom = type;
+            typeTo = typeEnd;
+        } else {
+            typeKey = 0;
+        }
         node = targetEnd - target != 3 ? -1 : nodeCode(three(b, target));
         return true;
     }
@@ -130,7 +143,7 @@ final class DumpLinkBytes {
     }
 
     private static int linkCode(int t) {
-        return t == PCI ? 0 : t == NVL ? 1 : t == C2C ? 2 : t == NET ? 3 : -1;
+        return t == PCI ? 0 : t == NVL ? 1 : t == C2C ? 2 : t == NET ? 3 : t == SYS ? 4 : t == LOC ? 5 : SystemDumps.OTHER_LINK;
     }
 
     private static int nodeCode(int t) {

@@ -235,8 +235,11 @@ final class LogBuilder extends BlockScanner {
             if (!dumps.named(d.bw)) {
                 dumps.name(d.bw, line(buf, d.bwFrom, d.bwTo));
             }
+            if (d.link == SystemDumps.OTHER_LINK && !dumps.named(d.typeKey)) {
+                dumps.name(d.typeKey, line(buf, d.typeFrom, d.typeTo));
+            }
             Processes.Facts p = processes.at(buf, start, nccl, this);
-            dumps.link(p == null ? "" : p.key, d.link, d.bw, d.node, d.id);
+            dumps.link(p == null ? "" : p.key, d.link, d.typeKey, d.bw, d.node, d.id);
             return;
         }
         if (kind == Kind.GDR && gdr.size() >= 64 && gdrBytes.read(this, start, nccl, msg, end)) {

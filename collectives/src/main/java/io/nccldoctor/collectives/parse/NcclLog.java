@@ -120,10 +120,12 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
      * @param netBandwidths each distinct NET link bandwidth ("50.0")
      * @param nvlinks       NVLink links ("+ NVL[…]"), to GPUs or NVSwitches
      * @param pciLinks      PCI links by bandwidth ("48.0" → 16, "0.2" → 8: the x1 Gen1 uplinks of an emulated bridge)
+     * @param otherLinks    links of the types not named above, by type ("XGMI" → 24 between 8 AMD GPUs in RCCL's dump)
      * @param complete      its closing line is in the log
      */
     public record SystemDump(String maxBw, String totalBw, int cpus, int gpus, int nics, int nets, List<String> netBandwidths,
-                             int nvlinks, int nvswitches, Map<String, Integer> pciLinks, int c2cLinks, boolean complete) {
+                             int nvlinks, int nvswitches, Map<String, Integer> pciLinks, int c2cLinks, Map<String, Integer> otherLinks,
+                             boolean complete) {
 
         /**
          * The PCI links NCCL rates below 1 GB/s (width x per-lane rate / 80): 0.2 is x1 at 2.5 GT/s, as emulated bridges
@@ -144,12 +146,14 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
             return o instanceof SystemDump d && cpus == d.cpus && gpus == d.gpus && nics == d.nics && nets == d.nets
                     && nvlinks == d.nvlinks && nvswitches == d.nvswitches && c2cLinks == d.c2cLinks && complete == d.complete
                     && Objects.equals(maxBw, d.maxBw) && Objects.equals(totalBw, d.totalBw)
-                    && Objects.equals(netBandwidths, d.netBandwidths) && Objects.equals(pciLinks, d.pciLinks);
+                    && Objects.equals(netBandwidths, d.netBandwidths) && Objects.equals(pciLinks, d.pciLinks)
+                    && Objects.equals(otherLinks, d.otherLinks);
         }
 
         @Override
         public int hashCode() {
-            return Objects.hash(maxBw, totalBw, cpus, gpus, nics, nets, netBandwidths, nvlinks, nvswitches, pciLinks, c2cLinks, complete);
+            return Objects.hash(maxBw, totalBw, cpus, gpus, nics, nets, netBandwidths, nvlinks, nvswitches, pciLinks, c2cLinks, otherLinks,
+                    complete);
         }
     }
 

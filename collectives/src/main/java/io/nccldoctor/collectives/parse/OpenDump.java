@@ -25,6 +25,10 @@ final class OpenDump {
     int netKinds;
     int nvlinks;
     int c2c;
+    /** Links of other types ({@link SystemDumps#OTHER_LINK}): their types' keys and counts, in the order first seen. */
+    long[] otherType = new long[2];
+    int[] otherCount = new int[2];
+    int otherKinds;
 
     OpenDump(String maxBw, String totalBw) {
         this.maxBw = maxBw;
@@ -42,16 +46,17 @@ final class OpenDump {
         netKinds = 0;
         nvlinks = 0;
         c2c = 0;
+        otherKinds = 0;
         return this;
     }
 
     /**
      * The numbers its summary is made of, in {@code out} (grown when short): whether it closed, the node counts, the
-     * NVLink and C2C links, the PCI bandwidth keys with their counts and the NET bandwidth keys, each in the order
-     * first seen. Returns the array and sets {@link #numbersLength}.
+     * NVLink and C2C links, the PCI bandwidth keys with their counts, the NET bandwidth keys, and the other link types'
+     * keys with their counts, each in the order first seen. Returns the array and sets {@link #numbersLength}.
      */
     long[] numbers(long[] out, boolean complete) {
-        int n = 10 + 2 * pciKinds + netKinds;
+        int n = 11 + 2 * pciKinds + netKinds + 2 * otherKinds;
         long[] a = out.length >= n ? out : new long[2 * n];
         int k = 0;
         a[k++] = complete ? 1 : 0;
@@ -69,13 +74,18 @@ final class OpenDump {
         for (int i = 0; i < netKinds; i++) {
             a[k++] = netBw[i];
         }
+        a[k++] = otherKinds;
+        for (int i = 0; i < otherKinds; i++) {
+            a[k++] = otherType[i];
+            a[k++] = otherCount[i];
+        }
         numbersLength = k;
         return a;
     }
 
     int numbersLength;
 
-    void add(int link, long bw, int node, long id) {
+    void add(int link, long typeKey, long bw, int node, long id) {
         // the node type in the top bits: "NIC/0" and "NET/0" (one id, types 2 and 3) are two nodes; 0 marks a free slot
         long key = id ^ (long) (node + 1) << 58;
         if (node >= 0 && firstSight(key == 0 ? 1 : key)) {
@@ -87,8 +97,26 @@ final class OpenDump {
             case 2 -> c2c++;
             case 3 -> net(bw);
             default -> {
+                if (link == SystemDumps.OTHER_LINK) {
+                    other(typeKey);
+                }
             }
         }
+    }
+
+    private void other(long typeKey) {
+        for (int i = 0; i < otherKinds; i++) {
+            if (otherType[i] == typeKey) {
+                otherCount[i]++;
+                return;
+            }
+        }
+        if (otherKinds == otherType.length) {
+            otherType = Arrays.copyOf(otherType, otherKinds * 2);
+            otherCount = Arrays.copyOf(otherCount, otherKinds * 2);
+        }
+        otherType[otherKinds] = typeKey;
+        otherCount[otherKinds++] = 1;
     }
 
     private void pci(long bw) {
@@ -149,7 +177,11 @@ final class OpenDump {
         for (int i = 0; i < netKinds; i++) {
             net.add(names.getOrDefault(netBw[i], "?"));
         }
+        Map<String, Integer> others = new TreeMap<>();
+        for (int i = 0; i < otherKinds; i++) {
+            others.merge(names.getOrDefault(otherType[i], "?"), otherCount[i], Integer::sum);
+        }
         return new NcclLog.SystemDump(maxBw, totalBw, nodes[0], nodes[1], nodes[2], nodes[3], List.copyOf(net), nvlinks, nodes[4],
-                Collections.unmodifiableMap(byBw), c2c, complete);
+                Collections.unmodifiableMap(byBw), c2c, Collections.unmodifiableMap(others), complete);
     }
 }

@@ -36,16 +36,30 @@ final class SystemDumps {
      * One dump line: START (max, total), END, NODE (type, id), LINK (link type, GB/s, target type, target id), with the
      * link and node types as codes and the node id and bandwidth hashed.
      */
-    record Line(Type type, String a, String b, String c, String d, int link, int node, long id, long bw) {
+    record Line(Type type, String a, String b, String c, String d, int link, long typeKey, int node, long id, long bw) {
 
         Line(Type type, String a, String b, String c, String d) {
-            this(type, a, b, c, d, type == Type.LINK ? LINKS.indexOf(a) : -1, NODES.indexOf(type == Type.LINK ? c : a),
-                    type == Type.LINK ? key(d) : type == Type.NODE ? key(b) : 0, type == Type.LINK ? key(b) : 0);
+            this(type, a, b, c, d, type == Type.LINK ? linkCode(a) : -1, type == Type.LINK && linkCode(a) == OTHER_LINK ? key(a) : 0,
+                    NODES.indexOf(type == Type.LINK ? c : a), type == Type.LINK ? key(d) : type == Type.NODE ? key(b) : 0,
+                    type == Type.LINK ? key(b) : 0);
         }
     }
 
-    /** Link types counted, and node types counted (topoLinkTypeStr, topoNodeTypeStr in src/graph/topo.cc). */
-    static final List<String> LINKS = List.of("PCI", "NVL", "C2C", "NET");
+    /**
+     * NCCL's link types (topoLinkTypeStr in src/graph/topo.cc): the first four counted, SYS (between CPUs) and LOC known
+     * and left out of the summary; and its node types counted (topoNodeTypeStr).
+     */
+    static final List<String> LINKS = List.of("PCI", "NVL", "C2C", "NET", "SYS", "LOC");
+    /**
+     * The code of a link of any other type ("XGMI" between AMD GPUs in RCCL's dump, a type a later release adds): counted
+     * by its name, never dropped.
+     */
+    static final int OTHER_LINK = LINKS.size();
+
+    static int linkCode(String type) {
+        int i = LINKS.indexOf(type);
+        return i >= 0 ? i : OTHER_LINK;
+    }
     static final List<String> NODES = List.of("CPU", "GPU", "NIC", "NET", "NVS");
     static final long KEY_MIX = 0x9E3779B97F4A7C15L;
 
@@ -157,7 +171,7 @@ final class SystemDumps {
     }
 
 
-    /** The text of each bandwidth hash seen. */
+    /** The text of each bandwidth hash seen, and of each other link type's ({@link #OTHER_LINK}). */
     private final Map<Long, String> bandwidths = new HashMap<>();
     /** The last few bandwidth hashes named, to skip the map (a dump has three or four). */
     private final long[] named = new long[8];
@@ -203,15 +217,18 @@ final class SystemDumps {
     private String lastKey;
     private OpenDump lastOpen;
 
-    /** A link line of a process's dump, as numbers (the bandwidth already {@link #named}). */
-    void link(String process, int link, long bw, int node, long id) {
+    /**
+     * A link line of a process's dump, as numbers (the bandwidth already {@link #named}, and for a link of another type,
+     * {@link #OTHER_LINK}, its type's key too).
+     */
+    void link(String process, int link, long typeKey, long bw, int node, long id) {
         OpenDump o = process.equals(lastKey) ? lastOpen : open.get(process);
         lastKey = process;
         lastOpen = o;
         if (o != null) {
-            o.add(link, bw, node, id);
+            o.add(link, typeKey, bw, node, id);
         } else {
-            orphan(process, new Line(Type.LINK, LINKS.get(Math.max(0, link)), "", "", "", link, node, id, bw));
+            orphan(process, new Line(Type.LINK, "", "", "", "", link, typeKey, node, id, bw));
         }
     }
 
@@ -221,7 +238,10 @@ final class SystemDumps {
             if (!named(l.bw())) {
                 name(l.bw(), l.b());
             }
-            link(process, l.link(), l.bw(), l.node(), l.id());
+            if (l.link() == OTHER_LINK && !named(l.typeKey())) {
+                name(l.typeKey(), l.a());
+            }
+            link(process, l.link(), l.typeKey(), l.bw(), l.node(), l.id());
             return;
         }
         if (l.type() == Type.START) {
@@ -242,7 +262,7 @@ final class SystemDumps {
             lastKey = null;
             close(open.remove(process), true);
         } else {
-            o.add(-1, 0, l.node(), l.id());
+            o.add(-1, 0, 0, l.node(), l.id());
         }
     }
 
@@ -282,6 +302,11 @@ final class SystemDumps {
         }
         for (int i = 0; i < o.netKinds; i++) {
             if (!bandwidths.containsKey(o.netBw[i])) {
+                return false;
+            }
+        }
+        for (int i = 0; i < o.otherKinds; i++) {
+            if (!bandwidths.containsKey(o.otherType[i])) {
                 return false;
             }
         }
@@ -326,7 +351,7 @@ final class SystemDumps {
                 if (l.type() == Type.END) {
                     keep(open.remove(e.getKey()).close(true, bandwidths));
                 } else {
-                    target.add(l.link(), l.bw(), l.node(), l.id());
+                    target.add(l.link(), l.typeKey(), l.bw(), l.node(), l.id());
                 }
             }
             if (open.containsKey(e.getKey()) && o.started.contains(e.getKey())) {

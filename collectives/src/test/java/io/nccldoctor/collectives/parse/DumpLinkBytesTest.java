@@ -31,7 +31,7 @@ class DumpLinkBytesTest {
 
     @Test
     void bytesAndStringsReadTheSameLinks() {
-        String[] pieces = {"+ ", " ", "\t", "PCI", "NVL", "NET", "C2C", "SYS", "PCIe", "NV", "[", "48.0", "0.2", "5000.0", "370.8", "12345678.5",
+        String[] pieces = {"+ ", " ", "\t", "PCI", "NVL", "NET", "C2C", "SYS", "PCIe", "NV", "XGMI", "[", "48.0", "0.2", "5000.0", "370.8", "12345678.5",
             "]", "] - ", " - ", "-", "GPU", "NIC", "NVS", "CPU", "PCI", "/", "0-68000", "0-1", "1000c0101000a000", " (8)", "x", "é", "_", ".",
             "\u0001", "\r"};
         Random random = new Random(17);
@@ -65,7 +65,8 @@ class DumpLinkBytesTest {
             }
             accepted++;
             assertThat(read).as("[%s]", message).isTrue();
-            assertThat(new long[] {d.link, d.node, d.bw, d.id}).as("[%s]", message).containsExactly(l.link(), l.node(), l.bw(), l.id());
+            assertThat(new long[] {d.link, d.typeKey, d.node, d.bw, d.id}).as("[%s]", message)
+                    .containsExactly(l.link(), l.typeKey(), l.node(), l.bw(), l.id());
             assertThat(ByteWords.line(b.buf, d.bwFrom, d.bwTo)).isEqualTo(l.b());
         }
         assertThat(accepted).as("enough links to mean something").isGreaterThan(10_000);

@@ -43,12 +43,14 @@ class WrittenOutEqualityTest {
                 dump("48.0", "370.8", 2, 8, 8, 8, List.of("50.0"), 8, 1, Map.of("0.2", 16), 0, true),
                 dump("48.0", "370.8", 2, 8, 8, 8, List.of("50.0"), 8, 1, Map.of("48.0", 16), 1, true),
                 dump("48.0", "370.8", 2, 8, 8, 8, List.of("50.0"), 8, 1, Map.of("48.0", 16), 0, false),
-                dump(null, "370.8", 2, 8, 8, 8, List.of("50.0"), 8, 1, Map.of("48.0", 16), 0, true)))
+                dump(null, "370.8", 2, 8, 8, 8, List.of("50.0"), 8, 1, Map.of("48.0", 16), 0, true),
+                new SystemDump("48.0", "370.8", 2, 8, 8, 8, List.of("50.0"), 8, 1, Map.of("48.0", 16), 0, Map.of("XGMI", 24), true)))
                 .allSatisfy(b -> assertThat(b).isNotEqualTo(a));
     }
 
     private static SystemDump dump(String maxBw, String totalBw, int cpus, int gpus, int nics, int nets, List<String> netBandwidths,
             int nvlinks, int nvswitches, Map<String, Integer> pciLinks, int c2cLinks, boolean complete) {
-        return new SystemDump(maxBw, totalBw, cpus, gpus, nics, nets, netBandwidths, nvlinks, nvswitches, pciLinks, c2cLinks, complete);
+        return new SystemDump(maxBw, totalBw, cpus, gpus, nics, nets, netBandwidths, nvlinks, nvswitches, pciLinks, c2cLinks, Map.of(),
+                complete);
     }
 }

@@ -142,6 +142,7 @@ public final class NcclLogText {
         if (d.c2cLinks() > 0) {
             s.append(", ").append(d.c2cLinks()).append(" C2C links");
         }
+        d.otherLinks().forEach((type, n) -> s.append(", ").append(n).append(' ').append(type).append(" links"));
         List<Map.Entry<String, Integer>> pci = new ArrayList<>(d.pciLinks().entrySet());
         pci.sort((a, b) -> Double.compare(Double.parseDouble(b.getKey()), Double.parseDouble(a.getKey())));
         if (!pci.isEmpty()) {
