@@ -32,7 +32,7 @@ final class CdsTraining {
         Path corpus = Path.of(System.getProperty("nccldoctor.home", ".")).resolve("corpus");
         for (List<String> command : commands(corpus)) {
             try {
-                Cli.run(command.toArray(String[]::new), none, none);
+                Main.run(command.toArray(String[]::new), none, none);
             } catch (RuntimeException | LinkageError e) {
                 // a step that fails records fewer classes; the archive stays usable
             }

@@ -6,6 +6,11 @@ import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.List;
 import picocli.CommandLine;
+import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine.IExitCodeExceptionMapper;
+import picocli.CommandLine.IParameterExceptionHandler;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
 
 /**
  * Builds the command line once, for Main and for tests: verbs, exit codes and the error policy. Bad input prints
@@ -37,7 +42,9 @@ public final class Cli {
 
     private static CommandLine commandLine(PrintWriter out, PrintWriter err, boolean stacktrace, List<Class<?>> verbs) {
         CommandLine root = new CommandLine(new RootCommand());
-        verbs.forEach(root::addSubcommand);
+        for (Class<?> verb : verbs) {
+            root.addSubcommand(verb);
+        }
         HelpLayout.apply(root);
         return commandLine(root, out, err, stacktrace);
     }
@@ -60,14 +67,53 @@ public final class Cli {
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
-        cl.setExitCodeExceptionMapper(e -> e instanceof InputException ? ExitCodes.USAGE : ExitCodes.INTERNAL);
-        cl.setParameterExceptionHandler((ex, a) -> {
+        cl.setExitCodeExceptionMapper(new ExitCodeOf());
+        cl.setParameterExceptionHandler(new BadArguments(err));
+        cl.setExecutionExceptionHandler(new Failure(err, stacktrace));
+        return cl;
+    }
+
+    // The handlers are classes, not lambdas: a lambda implementing one of picocli's interfaces links picocli's classes
+    // when the launcher dumps its class-data archive, and linked classes of picocli's Java 5 format are left out of it,
+    // CommandLine itself among them (loaded and verified again at every start).
+
+    /** Exit 2 for bad input, 3 for the tool failing. */
+    private static final class ExitCodeOf implements IExitCodeExceptionMapper {
+        @Override
+        public int getExitCode(Throwable e) {
+            return e instanceof InputException ? ExitCodes.USAGE : ExitCodes.INTERNAL;
+        }
+    }
+
+    /** Arguments picocli refused: one line, and where the verb's help is. */
+    private static final class BadArguments implements IParameterExceptionHandler {
+        private final PrintWriter err;
+
+        BadArguments(PrintWriter err) {
+            this.err = err;
+        }
+
+        @Override
+        public int handleParseException(ParameterException ex, String[] args) {
             CommandLine c = ex.getCommandLine();
             err.println("nccl-doctor: " + oneLine(ex.getMessage()));
             err.println("Try 'nccl-doctor " + (c.getParent() == null ? "" : c.getCommandName() + " ") + "--help'.");
             return ExitCodes.USAGE;
-        });
-        cl.setExecutionExceptionHandler((ex, c, parsed) -> {
+        }
+    }
+
+    /** A verb that threw: bad input in one line (exit 2), anything else as the tool failing (exit 3). */
+    private static final class Failure implements IExecutionExceptionHandler {
+        private final PrintWriter err;
+        private final boolean stacktrace;
+
+        Failure(PrintWriter err, boolean stacktrace) {
+            this.err = err;
+            this.stacktrace = stacktrace;
+        }
+
+        @Override
+        public int handleExecutionException(Exception ex, CommandLine c, ParseResult parsed) {
             // The writer given here, not c.getErr(): a subcommand added later does not inherit setErr.
             if (ex instanceof InputException) {
                 err.println("nccl-doctor: " + oneLine(ex.getMessage()));
@@ -79,8 +125,7 @@ public final class Cli {
             }
             err.flush();
             return ex instanceof InputException ? ExitCodes.USAGE : ExitCodes.INTERNAL;
-        });
-        return cl;
+        }
     }
 
     /**

@@ -3,6 +3,7 @@ package io.nccldoctor.cli;
 import java.util.Locale;
 import picocli.CommandLine;
 import picocli.CommandLine.Help;
+import picocli.CommandLine.IHelpSectionRenderer;
 import picocli.CommandLine.Model.UsageMessageSpec;
 
 /**
@@ -18,9 +19,19 @@ final class HelpLayout {
     /** On {@code cl} and every verb below it. */
     static void apply(CommandLine cl) {
         cl.setUsageHelpAutoWidth(true);
-        cl.getHelpSectionMap().put(UsageMessageSpec.SECTION_KEY_FOOTER, HelpLayout::footer);
-        cl.getSubcommands().values().forEach(HelpLayout::apply);
+        cl.getHelpSectionMap().put(UsageMessageSpec.SECTION_KEY_FOOTER, FOOTER);
+        for (CommandLine sub : cl.getSubcommands().values()) {
+            apply(sub);
+        }
     }
+
+    /** A class, not a lambda: a lambda implementing picocli's interface keeps picocli out of the class-data archive (Cli). */
+    private static final IHelpSectionRenderer FOOTER = new IHelpSectionRenderer() {
+        @Override
+        public String render(Help help) {
+            return footer(help);
+        }
+    };
 
     static String footer(Help help) {
         UsageMessageSpec usage = help.commandSpec().usageMessage();

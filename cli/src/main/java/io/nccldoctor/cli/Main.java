@@ -9,11 +9,14 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        PrintWriter out = new PrintWriter(System.out, true);
-        PrintWriter err = new PrintWriter(System.err, true);
+        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** One command, its output flushed; the exit code (the class-data training runs its commands through here too). */
+    static int run(String[] args, PrintWriter out, PrintWriter err) {
         int code = Cli.run(args, out, err);
         out.flush();
         err.flush();
-        System.exit(code);
+        return code;
     }
 }
