@@ -116,9 +116,6 @@ final class CorpusFacts {
                 + "the reader the node count; it takes the rank count from Init START and Init COMPLETE lines, which the excerpt cut");
         k.put("corpus/nccl-log/nccl-log-stripped-fastsocket-using-8-ifaces.txt\tnetDeviceList", "facts.tsv writes the eight devices as "
                 + "the range 'ibs108..ibs115'; the JSON lists each with its address");
-        k.put("corpus/nccl-log/nccl-log-rccl-2.27.7-2x-rx7900xtx-socket-2rank-dumps-slow-nic-link.txt\tncclVersion", "RCCL prints "
-                + "'NCCL INFO RCCL version : 2.27.7-HEAD:0d2c4fd' and no 'NCCL version' line; the log reader takes versions from "
-                + "'NCCL version' lines only");
         String ibdev2netdev = "ibdev2netdev's (Up)/(Down) is the net device's link, kept as the port's net device link, not as "
                 + "the RDMA port state (an InfiniBand port can be ACTIVE while its IPoIB interface is down)";
         for (String port : List.of("ibdev2netdev-gb10-spark-4roce-2up.txt\tport.rocep1s0f0.1.state",

@@ -17,10 +17,24 @@ final class LogMessages {
     private LogMessages() {
     }
 
-    /** {@code NCCL version (\d+\.\d+\.\d+)}, group 1: "2.27.5" from "NCCL version 2.27.5+cuda12.9". */
+    /**
+     * {@code NCCL version (\d+\.\d+\.\d+)}, group 1: "2.27.5" from "NCCL version 2.27.5+cuda12.9"; RCCL's own line,
+     * "RCCL version : 2.27.7-HEAD:0d2c4fd" (or without the colon), gives "RCCL 2.27.7": RCCL is a fork whose releases
+     * reuse NCCL's numbers, and its version is kept apart so that nothing reads it as NCCL's (its path numbering above all).
+     */
     static Optional<String> version(String line) {
-        for (int at = line.indexOf("NCCL version "); at >= 0; at = line.indexOf("NCCL version ", at + 1)) {
-            int major = at + "NCCL version ".length();
+        Optional<String> nccl = dotted(line, "NCCL version ");
+        if (nccl.isPresent()) {
+            return nccl;
+        }
+        Optional<String> rccl = dotted(line, "RCCL version : ");
+        return (rccl.isPresent() ? rccl : dotted(line, "RCCL version ")).map(v -> "RCCL " + v);
+    }
+
+    /** The first "major.minor.patch" right after {@code head} in the line. */
+    private static Optional<String> dotted(String line, String head) {
+        for (int at = line.indexOf(head); at >= 0; at = line.indexOf(head, at + 1)) {
+            int major = at + head.length();
             int minor = digits(line, major) + 1;
             if (minor - 1 == major || !line.startsWith(".", minor - 1)) {
                 continue;

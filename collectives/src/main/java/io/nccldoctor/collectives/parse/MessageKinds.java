@@ -49,7 +49,7 @@ final class MessageKinds {
     /** The table: a message starting with the prefix is of the kind. Longer prefixes of a shared start come first. */
     private static final List<Entry> ENTRIES = List.of(
             new Entry("Channel ", Kind.CHANNEL), new Entry("Ring ", Kind.CHANNEL),
-            new Entry("NCCL version ", Kind.VERSION), new Entry("cudaDriverVersion ", Kind.DRIVER),
+            new Entry("NCCL version ", Kind.VERSION), new Entry("RCCL version ", Kind.VERSION), new Entry("cudaDriverVersion ", Kind.DRIVER),
             new Entry("GPU Direct RDMA ", Kind.GDR), new Entry("GPU/", Kind.SKIP),
             new Entry("NET/", Kind.NETWORK), new Entry("Using network ", Kind.NETWORK), new Entry("Using non-device", Kind.SKIP),
             new Entry("Plugin Path", Kind.NETWORK), new Entry("P2P plugin", Kind.NETWORK), new Entry("P2P Chunksize", Kind.SKIP),
@@ -255,7 +255,7 @@ final class MessageKinds {
      * recognised only after its "=== System" line, by the caller.
      */
     private static final Pattern BARE = Pattern.compile(String.join("|",
-            "Channel \\d\\d(?:/\\d+)? : ", "Ring \\d\\d : ", "NCCL version \\d+\\.\\d+", "cudaDriverVersion \\d",
+            "Channel \\d\\d(?:/\\d+)? : ", "Ring \\d\\d : ", "NCCL version \\d+\\.\\d+", "RCCL version (?:: )?\\d+\\.\\d+", "cudaDriverVersion \\d",
             "GPU Direct RDMA (?:Enabled|Disabled) for ", "NET/\\w+(?: \\w+)* ?: ?\\S", "NET/OFI ", "Using network \\S",
             "Using non-device net plugin", "Plugin Path : ", "P2P plugin \\S", "(?:Initialized|Failed to initialize) NET plugin ", "Assigned (?:NET|GIN) plugin ",
             "Failed to open libibverbs", "Failed to find nccl(?:Coll)?NetPlugin", "Loaded (?:net|collnet|coll) plugin ",

@@ -46,20 +46,34 @@ public final class GdrReading {
         return "ambiguous without the NCCL version, " + threshold + " being " + assumed + ": " + String.join("; ", each);
     }
 
-    /** With each version the log names: one text when they agree, each with its version when they do not. */
+    /**
+     * With each version the log names: one text when they agree, each with its version when they do not. An RCCL version
+     * ("RCCL 2.27.7") is not decoded with NCCL's table: RCCL's topology code is a fork, its numbering is not modelled.
+     */
     private static String withVersions(int distance, String relation, int threshold, Set<String> versions) {
         Set<String> texts = new LinkedHashSet<>();
         List<String> each = new ArrayList<>();
+        boolean rccl = false;
         for (String v : versions) {
             String text;
-            try {
-                text = NcclPathTypes.decodeDistance(distance, relation, threshold, v);
-            } catch (IllegalArgumentException e) {
-                text = "cannot decode: " + e.getMessage();
+            if (v.startsWith("RCCL ")) {
+                rccl = true;
+                text = "not decoded: RCCL's path numbering is its own, not modelled";
+            } else {
+                try {
+                    text = NcclPathTypes.decodeDistance(distance, relation, threshold, v);
+                } catch (IllegalArgumentException e) {
+                    text = "cannot decode: " + e.getMessage();
+                }
             }
             texts.add(text);
-            each.add(text + " in NCCL " + v);
+            each.add(text + " in " + (v.startsWith("RCCL ") ? v : "NCCL " + v));
         }
-        return texts.size() == 1 ? texts.iterator().next() + " in NCCL " + String.join(", ", versions) : String.join("; ", each);
+        if (texts.size() > 1) {
+            return String.join("; ", each);
+        }
+        String where = rccl ? String.join(", ", versions.stream().map(v -> v.startsWith("RCCL ") ? v : "NCCL " + v).toList())
+                : "NCCL " + String.join(", ", versions);
+        return texts.iterator().next() + " in " + where;
     }
 }
