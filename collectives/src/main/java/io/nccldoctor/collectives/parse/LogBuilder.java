@@ -108,6 +108,15 @@ final class LogBuilder extends BlockScanner {
         return curLine != null ? processes.of(curLine, curFirst).orElse(null) : processes.at(buf, curStart, curNccl, this);
     }
 
+    /**
+     * The thread ("host:pid:tid") of the line being read, which a topology dump is assembled by: the threads of one
+     * process each print one when it initialises several GPUs, and their lines interleave; "" without the prefix.
+     */
+    String thread() {
+        Processes.Facts p = current();
+        return p == null ? "" : curLine != null ? processes.lineThread() : processes.thread();
+    }
+
     @Override
     void netChannel(int key, int start, int nccl) {
         Processes.Facts p = processes.at(buf, start, nccl, this);
@@ -239,7 +248,7 @@ final class LogBuilder extends BlockScanner {
                 dumps.name(d.typeKey, line(buf, d.typeFrom, d.typeTo));
             }
             Processes.Facts p = processes.at(buf, start, nccl, this);
-            dumps.link(p == null ? "" : p.key, d.link, d.typeKey, d.bw, d.node, d.id);
+            dumps.link(p == null ? "" : processes.thread(), d.link, d.typeKey, d.bw, d.node, d.id);
             return;
         }
         if (kind == Kind.GDR && gdr.size() >= 64 && gdrBytes.read(this, start, nccl, msg, end)) {

@@ -239,6 +239,18 @@ final class LogMessages {
      * "(RayWorkerWrapper pid=…) node01:…"); empty when the text before {@code nccl} does not end that way.
      */
     static Optional<String> process(String line, int nccl) {
+        return span(line, nccl, false);
+    }
+
+    /**
+     * The thread of the same prefix, "node01:4242:4300": a process that initialises several GPUs (nccl-tests -g 8,
+     * ncclCommInitAll) does so in one thread each, whose topology dumps interleave in its output.
+     */
+    static Optional<String> thread(String line, int nccl) {
+        return span(line, nccl, true);
+    }
+
+    private static Optional<String> span(String line, int nccl, boolean withThread) {
         if (nccl < 8 || line.charAt(nccl - 1) != ' ' || line.charAt(nccl - 2) != ']') {
             return Optional.empty();
         }
@@ -253,7 +265,7 @@ final class LogMessages {
             return Optional.empty();
         }
         int host = Math.max(start, line.lastIndexOf(':', pid - 1) + 1);
-        return host < pid ? Optional.of(line.substring(host, tid)) : Optional.empty();
+        return host < pid ? Optional.of(line.substring(host, withThread ? open - 1 : tid)) : Optional.empty();
     }
 
     /**

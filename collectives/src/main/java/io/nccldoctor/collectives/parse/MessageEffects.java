@@ -63,8 +63,7 @@ final class MessageEffects {
                     .map(e -> once(b -> b.init.environment(e.getKey(), e.getValue()))).orElse(Effect.NONE);
             case COMM, INIT -> communicatorEffect(line, msg);
             case TOPO -> SystemDumps.read(line.substring(msg)).<Effect>map(l -> b -> {
-                Processes.Facts p = b.current();
-                b.dumps.add(p == null ? "" : p.key, l);
+                b.dumps.add(b.thread(), l);
             }).orElse(Effect.NONE);
             default -> Effect.NONE;
         };

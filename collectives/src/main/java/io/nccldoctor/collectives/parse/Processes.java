@@ -68,9 +68,10 @@ final class Processes {
         return latin1 ? new String(s.getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8) : s;
     }
 
-    /** The text before "NCCL " of the last line looked up, and its process. */
+    /** The text before "NCCL " of the last line looked up, its process and its thread. */
     private String lastLinePrefix = "";
     private Optional<Facts> lastLineProcess = Optional.empty();
+    private String lastLineThread = "";
 
     /** The process of a line whose first "NCCL " is at {@code nccl}; empty without NCCL's host:pid:tid prefix (or nccl -1). */
     Optional<Facts> of(String line, int nccl) {
@@ -80,8 +81,19 @@ final class Processes {
         if (nccl != lastLinePrefix.length() || !line.startsWith(lastLinePrefix)) {
             lastLinePrefix = line.substring(0, nccl);
             lastLineProcess = LogMessages.process(line, nccl).map(k -> byKey.computeIfAbsent(text(k), Facts::new));
+            lastLineThread = LogMessages.thread(line, nccl).map(this::text).orElse("");
         }
         return lastLineProcess;
+    }
+
+    /** The thread ("host:pid:tid") of the line {@link #of(String, int)} looked up last; "" without NCCL's prefix. */
+    String lineThread() {
+        return lastLineThread;
+    }
+
+    /** The thread of the line {@link #at} looked up last; "" without NCCL's prefix. */
+    String thread() {
+        return lastThread;
     }
 
     /**
@@ -92,12 +104,14 @@ final class Processes {
     private long[] lastPrefix = new long[0];
     private int lastPrefixLength = -1;
     private Facts lastProcess;
+    private String lastThread = "";
     private static final int PREFIX_SLOTS = 1 << 15;
     private static final int PREFIXES_MAX = PREFIX_SLOTS / 4 * 3;
     private final long[][] prefixWords = new long[PREFIX_SLOTS][];
     private final long[] prefixHash = new long[PREFIX_SLOTS];
     private final int[] prefixLength = new int[PREFIX_SLOTS];
     private final Facts[] prefixProcess = new Facts[PREFIX_SLOTS];
+    private final String[] prefixThread = new String[PREFIX_SLOTS];
     private int prefixes;
     /** The words of the prefix being looked up (a copy is kept only for a new one). */
     private long[] scratch = new long[8];
@@ -138,6 +152,7 @@ final class Processes {
             lastPrefix = words;
             lastPrefixLength = n;
             lastProcess = prefixProcess[i];
+            lastThread = prefixThread[i];
             return lastProcess;
         }
         words = Arrays.copyOf(scratch, count);
@@ -147,11 +162,13 @@ final class Processes {
         buf.get(start, bytes);
         String prefix = new String(bytes, StandardCharsets.ISO_8859_1);
         lastProcess = LogMessages.process(prefix, n).map(k -> byKey.computeIfAbsent(text(k), Facts::new)).orElse(null);
+        lastThread = LogMessages.thread(prefix, n).map(this::text).orElse("");
         if (prefixes < PREFIXES_MAX) {
             prefixWords[i] = words;
             prefixHash[i] = h;
             prefixLength[i] = n;
             prefixProcess[i] = lastProcess;
+            prefixThread[i] = lastThread;
             prefixes++;
         }
         return lastProcess;

@@ -18,8 +18,9 @@ import java.util.regex.Pattern;
  * NCCL's view of the node, as ncclTopoPrint writes it at every init (src/graph/topo.cc; NCCL_DEBUG_SUBSYS includes
  * GRAPH): "=== System : maxBw 48.0 totalBw 370.8 ===", then from each CPU its links, indented by depth ("+ PCI[48.0] -
  * GPU/0-68000 (8)", "+ NVL[370.8] - NVS/0-0", "+ NET[50.0] - NET/0-c (0/d4f9…/1/50.000000)"), closed by a line of '='.
- * Older releases print "maxWidth … totalWidth" and ids without the system part ("GPU/1000"). Each process's dump is
- * assembled from its own lines (processes interleave in a job's output) and summarised: the GPUs, NICs and NET
+ * Older releases print "maxWidth … totalWidth" and ids without the system part ("GPU/1000"). Each thread's dump is
+ * assembled from its own lines (processes, and the threads of a process that initialises several GPUs, interleave in
+ * a job's output) and summarised: the GPUs, NICs and NET
  * devices with their bandwidth, the NVLink links, and the PCI links by bandwidth. A PCI link of 0.2 GB/s is what
  * NCCL computes for a x1 link at 2.5 GT/s (width × 15 / 80, topo.cc@v2.27.5-1 L408-477), which a hypervisor's emulated
  * PCIe bridge reports: NCCL then routes and sizes channels for a slow virtual topology.
@@ -195,7 +196,10 @@ final class SystemDumps {
         bandwidths.put(bw, text);
     }
 
-    /** The dump each process is writing, by its key ("host:pid", "" for lines without NCCL's prefix). */
+    /**
+     * The dump each thread is writing, by its key ("host:pid:tid", "" for lines without NCCL's prefix): a process that
+     * initialises several GPUs prints one dump per thread, and their lines interleave.
+     */
     private final Map<String, OpenDump> open = new LinkedHashMap<>();
     /**
      * Per process, the dump lines read before this range saw a "=== System" line of it: when the file is read in
