@@ -18,17 +18,65 @@ final class OpenDump {
     /** The (type, id) hashes seen, open addressing (0: free); grown when half full. */
     long[] seen = new long[32];
     int seenCount;
-    long[] pciBw = new long[4];
-    int[] pciCount = new int[4];
-    int pciKinds;
+    /** PCI links by their bandwidth's key. */
+    final KeyCounts pci = new KeyCounts();
     long[] netBw = new long[4];
     int netKinds;
     int nvlinks;
     int c2c;
-    /** Links of other types ({@link SystemDumps#OTHER_LINK}): their types' keys and counts, in the order first seen. */
-    long[] otherType = new long[2];
-    int[] otherCount = new int[2];
-    int otherKinds;
+    /** Links of other types ({@link SystemDumps#OTHER_LINK}) by their type's key. */
+    final KeyCounts others = new KeyCounts();
+
+    /** Keys (a bandwidth's, a link type's) with how often each came, in the order first seen. */
+    static final class KeyCounts {
+        long[] keys = new long[4];
+        int[] counts = new int[4];
+        int size;
+
+        void add(long key) {
+            for (int i = 0; i < size; i++) {
+                if (keys[i] == key) {
+                    counts[i]++;
+                    return;
+                }
+            }
+            if (size == keys.length) {
+                keys = Arrays.copyOf(keys, size * 2);
+                counts = Arrays.copyOf(counts, size * 2);
+            }
+            keys[size] = key;
+            counts[size++] = 1;
+        }
+
+        /** Each key's text ("?" when none) with its count, counts of one text summed. */
+        Map<String, Integer> byName(Map<Long, String> names) {
+            Map<String, Integer> out = new TreeMap<>();
+            for (int i = 0; i < size; i++) {
+                out.merge(names.getOrDefault(keys[i], "?"), counts[i], Integer::sum);
+            }
+            return Collections.unmodifiableMap(out);
+        }
+
+        /** Whether every key has its text. */
+        boolean named(Map<Long, String> names) {
+            for (int i = 0; i < size; i++) {
+                if (!names.containsKey(keys[i])) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** The size, then each key and its count, into {@code a} from {@code k}; returns where it stopped. */
+        int write(long[] a, int k) {
+            a[k++] = size;
+            for (int i = 0; i < size; i++) {
+                a[k++] = keys[i];
+                a[k++] = counts[i];
+            }
+            return k;
+        }
+    }
 
     OpenDump(String maxBw, String totalBw) {
         this.maxBw = maxBw;
@@ -42,11 +90,11 @@ final class OpenDump {
         Arrays.fill(nodes, 0);
         Arrays.fill(seen, 0);
         seenCount = 0;
-        pciKinds = 0;
+        pci.size = 0;
         netKinds = 0;
         nvlinks = 0;
         c2c = 0;
-        otherKinds = 0;
+        others.size = 0;
         return this;
     }
 
@@ -56,7 +104,7 @@ final class OpenDump {
      * keys with their counts, each in the order first seen. Returns the array and sets {@link #numbersLength}.
      */
     long[] numbers(long[] out, boolean complete) {
-        int n = 11 + 2 * pciKinds + netKinds + 2 * otherKinds;
+        int n = 11 + 2 * pci.size + netKinds + 2 * others.size;
         long[] a = out.length >= n ? out : new long[2 * n];
         int k = 0;
         a[k++] = complete ? 1 : 0;
@@ -65,20 +113,12 @@ final class OpenDump {
         }
         a[k++] = nvlinks;
         a[k++] = c2c;
-        a[k++] = pciKinds;
-        for (int i = 0; i < pciKinds; i++) {
-            a[k++] = pciBw[i];
-            a[k++] = pciCount[i];
-        }
+        k = pci.write(a, k);
         a[k++] = netKinds;
         for (int i = 0; i < netKinds; i++) {
             a[k++] = netBw[i];
         }
-        a[k++] = otherKinds;
-        for (int i = 0; i < otherKinds; i++) {
-            a[k++] = otherType[i];
-            a[k++] = otherCount[i];
-        }
+        k = others.write(a, k);
         numbersLength = k;
         return a;
     }
@@ -92,46 +132,16 @@ final class OpenDump {
             nodes[node]++;
         }
         switch (link) {
-            case 0 -> pci(bw);
+            case 0 -> pci.add(bw);
             case 1 -> nvlinks++;
             case 2 -> c2c++;
             case 3 -> net(bw);
             default -> {
                 if (link == SystemDumps.OTHER_LINK) {
-                    other(typeKey);
+                    others.add(typeKey);
                 }
             }
         }
-    }
-
-    private void other(long typeKey) {
-        for (int i = 0; i < otherKinds; i++) {
-            if (otherType[i] == typeKey) {
-                otherCount[i]++;
-                return;
-            }
-        }
-        if (otherKinds == otherType.length) {
-            otherType = Arrays.copyOf(otherType, otherKinds * 2);
-            otherCount = Arrays.copyOf(otherCount, otherKinds * 2);
-        }
-        otherType[otherKinds] = typeKey;
-        otherCount[otherKinds++] = 1;
-    }
-
-    private void pci(long bw) {
-        for (int i = 0; i < pciKinds; i++) {
-            if (pciBw[i] == bw) {
-                pciCount[i]++;
-                return;
-            }
-        }
-        if (pciKinds == pciBw.length) {
-            pciBw = Arrays.copyOf(pciBw, pciKinds * 2);
-            pciCount = Arrays.copyOf(pciCount, pciKinds * 2);
-        }
-        pciBw[pciKinds] = bw;
-        pciCount[pciKinds++] = 1;
     }
 
     private void net(long bw) {
@@ -169,19 +179,11 @@ final class OpenDump {
     }
 
     NcclLog.SystemDump close(boolean complete, Map<Long, String> names) {
-        Map<String, Integer> byBw = new TreeMap<>();
-        for (int i = 0; i < pciKinds; i++) {
-            byBw.merge(names.getOrDefault(pciBw[i], "?"), pciCount[i], Integer::sum);
-        }
         List<String> net = new ArrayList<>();
         for (int i = 0; i < netKinds; i++) {
             net.add(names.getOrDefault(netBw[i], "?"));
         }
-        Map<String, Integer> others = new TreeMap<>();
-        for (int i = 0; i < otherKinds; i++) {
-            others.merge(names.getOrDefault(otherType[i], "?"), otherCount[i], Integer::sum);
-        }
         return new NcclLog.SystemDump(maxBw, totalBw, nodes[0], nodes[1], nodes[2], nodes[3], List.copyOf(net), nvlinks, nodes[4],
-                Collections.unmodifiableMap(byBw), c2c, Collections.unmodifiableMap(others), complete);
+                pci.byName(names), c2c, others.byName(names), complete);
     }
 }

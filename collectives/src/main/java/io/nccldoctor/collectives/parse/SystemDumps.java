@@ -299,18 +299,11 @@ final class SystemDumps {
 
     /** Whether every bandwidth of the dump has its text (then its summary depends on its numbers alone). */
     private boolean named(OpenDump o) {
-        for (int i = 0; i < o.pciKinds; i++) {
-            if (!bandwidths.containsKey(o.pciBw[i])) {
-                return false;
-            }
+        if (!o.pci.named(bandwidths) || !o.others.named(bandwidths)) {
+            return false;
         }
         for (int i = 0; i < o.netKinds; i++) {
             if (!bandwidths.containsKey(o.netBw[i])) {
-                return false;
-            }
-        }
-        for (int i = 0; i < o.otherKinds; i++) {
-            if (!bandwidths.containsKey(o.otherType[i])) {
                 return false;
             }
         }
