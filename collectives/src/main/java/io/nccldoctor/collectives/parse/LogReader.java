@@ -14,12 +14,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.zip.GZIPInputStream;
 
 /**
  * How a log's bytes reach the parser: a file in 256 KiB blocks of whole lines (one buffer per range, so memory stays
- * flat), cut at line starts into one range per core (at most four) read in parallel and joined in file order; a
+ * flat), cut at line starts into one range per core (at most four) read in parallel and joined in file order, a worker
+ * that is done taking half of another's unread tail ({@link FileRange}); a
  * stream (standard input, a .gz file) in the same blocks, in one pass; or lines from a reader. The first 256 KiB
  * decide whether the lines carry NCCL's prefix: when none of them says "NCCL INFO" or "NCCL WARN" and one is an NCCL
  * message in NCCL's wording, the log is an excerpt pasted without the prefix and every line is read by its wording
@@ -84,7 +86,9 @@ final class LogReader {
 
     /**
      * @param threads       the most ranges read at once
-     * @param minRangeBytes below this many bytes per range, fewer ranges are used
+     * @param minRangeBytes below this many bytes per range, fewer ranges are used; a worker that has finished its range
+     *                      takes half of another's unread tail while a quarter of this many bytes are left in it (a
+     *                      range costs a few milliseconds of its own: its processes are seen for the first time)
      * @param segment       the bytes read at once per range
      */
     static LogBuilder read(Path file, int threads, long minRangeBytes, int segment) {
@@ -95,7 +99,7 @@ final class LogReader {
             for (int k = 1; k < parts; k++) {
                 cuts[k - 1] = size * k / parts;
             }
-            return ranges(ch, cuts, segment);
+            return ranges(ch, cuts, segment, Math.max(1, minRangeBytes / 4));
         } catch (IOException e) {
             throw new InputException(file + ": cannot read (" + e.getMessage() + ")", e);
         } catch (InterruptedException e) {
@@ -104,64 +108,103 @@ final class LogReader {
         }
     }
 
-    /** The same, cut at the first line start at or after each of {@code cuts} (ascending, from 1): tests cut anywhere. */
+    /**
+     * The same, cut at the first line start at or after each of {@code cuts} (ascending, from 1), no tail taken: tests cut
+     * anywhere.
+     */
     static LogBuilder read(Path file, long[] cuts, int segment) throws IOException, InterruptedException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            return ranges(ch, cuts, segment);
+            return ranges(ch, cuts, segment, Long.MAX_VALUE);
         }
     }
 
     /**
-     * A file in one range per cut and one more, read in parallel and joined in file order; in one range when its first
-     * {@link #SNIFF} bytes show a log without NCCL's prefix (its dump lines are told only after their header).
+     * A file in one range per cut and one more, each read by a worker of its own, joined in file order; a worker that is
+     * done takes half of the largest unread tail left in another range while one of at least {@code minSteal} bytes is
+     * left ({@link FileRange#split}). In one range when its first {@link #SNIFF} bytes show a log without NCCL's prefix
+     * (its dump lines are told only after their header).
      */
-    private static LogBuilder ranges(FileChannel ch, long[] cuts, int segment) throws IOException, InterruptedException {
+    private static LogBuilder ranges(FileChannel ch, long[] cuts, int segment, long minSteal) throws IOException, InterruptedException {
         long size = ch.size();
         ByteBuffer head = ByteBuffer.allocate((int) Math.min(size, SNIFF));
         while (head.hasRemaining() && ch.read(head, head.position()) > 0) {
             // reads the first SNIFF bytes
         }
         boolean bare = bare(head.array(), head.position(), size <= SNIFF);
-        int parts = bare ? 1 : cuts.length + 1;
+        if (bare || cuts.length == 0) {
+            return blocks(new FileRange(ch, 0, size), segment, bare);
+        }
+        int parts = cuts.length + 1;
         long[] starts = new long[parts + 1];
         starts[parts] = size;
         for (int k = 1; k < parts; k++) {
             starts[k] = Math.max(starts[k - 1], lineStartAfter(ch, cuts[k - 1]));
         }
-        LogBuilder[] builders = new LogBuilder[parts];
-        if (parts == 1) {
-            builders[0] = range(ch, 0, size, segment, bare);
-        } else {
-            IOException[] failed = new IOException[1];
-            Thread[] workers = new Thread[parts];
-            for (int k = 0; k < parts; k++) {
-                int part = k;
-                workers[k] = new Thread(() -> {
-                    try {
-                        LogBuilder b = range(ch, starts[part], starts[part + 1], segment, false);
-                        b.settle();
-                        builders[part] = b;
-                    } catch (IOException e) {
-                        failed[0] = e;
+        List<FileRange> ranges = new ArrayList<>();
+        for (int k = 0; k < parts; k++) {
+            ranges.add(new FileRange(ch, starts[k], starts[k + 1]));
+        }
+        IOException[] failed = new IOException[1];
+        Thread[] workers = new Thread[parts];
+        for (int k = 0; k < parts; k++) {
+            FileRange first = ranges.get(k);
+            workers[k] = new Thread(() -> {
+                try {
+                    for (FileRange r = first; r != null; r = takeTail(ranges, minSteal)) {
+                        r.builder = blocks(r, segment, false);
+                        r.builder.settle();
                     }
-                }, "nccl-log-" + k);
-                workers[k].start();
-            }
-            for (Thread w : workers) {
-                w.join();
-            }
-            if (failed[0] != null) {
-                throw failed[0];
-            }
+                } catch (IOException e) {
+                    failed[0] = e;
+                }
+            }, "nccl-log-" + k);
+            workers[k].start();
         }
-        for (int k = 1; k < parts; k++) {
-            builders[0].absorb(builders[k]);
+        for (Thread w : workers) {
+            w.join();
         }
-        return builders[0];
+        if (failed[0] != null) {
+            throw failed[0];
+        }
+        return join(ranges);
+    }
+
+    /**
+     * Half the unread tail of the range that has the most left, as a new range (added to {@code ranges}); null when none
+     * has {@code minSteal} bytes left.
+     */
+    private static FileRange takeTail(List<FileRange> ranges, long minSteal) throws IOException {
+        synchronized (ranges) {
+            FileRange most = null;
+            long left = -1;
+            for (FileRange r : ranges) {
+                long unread = r.unread();
+                if (unread > left) {
+                    most = r;
+                    left = unread;
+                }
+            }
+            FileRange tail = most == null ? null : most.split(minSteal);
+            if (tail != null) {
+                ranges.add(tail);
+            }
+            return tail;
+        }
+    }
+
+    /** The ranges' builders joined in file order, into the first range's (each range settled by its worker). */
+    static LogBuilder join(List<FileRange> ranges) {
+        List<FileRange> ordered = new ArrayList<>(ranges);
+        ordered.sort(Comparator.comparingLong(r -> r.start));
+        LogBuilder first = ordered.get(0).builder;
+        for (int k = 1; k < ordered.size(); k++) {
+            first.absorb(ordered.get(k).builder);
+        }
+        return first;
     }
 
     /** The first line start at or after {@code p}: just past the first newline at or after p - 1. */
-    private static long lineStartAfter(FileChannel ch, long p) throws IOException {
+    static long lineStartAfter(FileChannel ch, long p) throws IOException {
         ByteBuffer b = ByteBuffer.allocate(64 << 10);
         for (long at = p - 1; ; at += b.limit()) {
             b.clear();
@@ -183,20 +226,6 @@ final class LogReader {
 
         /** Reads into {@code buf}, from its position up to its limit (which it may lower); -1 at the end. */
         int read(ByteBuffer buf) throws IOException;
-    }
-
-    /** One range [from, to) of a file, which starts and ends at line boundaries (or the file's ends). */
-    private static LogBuilder range(FileChannel ch, long from, long to, int segment, boolean bare) throws IOException {
-        long[] pos = {from};
-        return blocks(buf -> {
-            if (pos[0] >= to) {
-                return -1;
-            }
-            buf.limit((int) Math.min(buf.limit(), buf.position() + (to - pos[0])));
-            int n = ch.read(buf, pos[0]);
-            pos[0] += Math.max(n, 0);
-            return n;
-        }, segment, bare);
     }
 
     /**

@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.nccldoctor.core.InputException;
 import io.nccldoctor.core.Json;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -78,6 +80,54 @@ class LogRangesTest {
             joined++;
         }
         assertThat(joined).isGreaterThan(30);
+    }
+
+    /**
+     * A worker that has finished its range takes half of another's unread tail: whenever that happens (before the owner's
+     * first read, after some, again within the taken tail), the ranges joined in file order read as one pass. The reads
+     * are interleaved here by hand, so every order is tried, not only those the threads of a run happen to take.
+     */
+    @Test
+    void tailsTakenWhileTheirRangeIsReadReadAsInOnePass() throws IOException {
+        int taken = 0;
+        int logs = 0;
+        for (Path file : realLogs()) {
+            byte[] bytes = Files.readAllBytes(file);
+            if (LogReader.bare(bytes, Math.min(bytes.length, LogReader.SNIFF), bytes.length <= LogReader.SNIFF)) {
+                continue; // read in one pass, never split
+            }
+            NcclLog one;
+            try {
+                one = NcclLog.parse(file, 1, 1, 512);
+            } catch (InputException e) {
+                continue;
+            }
+            logs++;
+            for (int after = 0; after < 4; after++) {
+                try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+                    List<FileRange> ranges = new ArrayList<>(List.of(new FileRange(ch, 0, bytes.length)));
+                    for (int k = 0; k < ranges.size(); k++) {
+                        FileRange r = ranges.get(k);
+                        int splitAt = k == 0 ? after : 1; // a taken tail loses half of its own tail after its first read
+                        int[] reads = {0};
+                        r.builder = LogReader.blocks(buf -> {
+                            if (reads[0]++ == splitAt && ranges.size() < 6) {
+                                FileRange tail = r.split(1);
+                                if (tail != null) {
+                                    ranges.add(tail);
+                                }
+                            }
+                            return r.read(buf);
+                        }, 512, false);
+                        r.builder.settle();
+                    }
+                    taken += ranges.size() - 1;
+                    assertSame(one, LogReader.join(ranges).finish(file.toString()), file + ", a tail taken after " + after + " reads");
+                }
+            }
+        }
+        assertThat(logs).isGreaterThan(30);
+        assertThat(taken).as("tails taken").isGreaterThan(100);
     }
 
     @Test
