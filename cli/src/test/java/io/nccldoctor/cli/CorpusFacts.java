@@ -165,6 +165,7 @@ final class CorpusFacts {
         all.add(fact("nccl-tests", "validation", at("/parameters/0/validation"), Match.NUMBER));
         all.add(fact("nccl-tests", "nGpus", at("/parameters/0/gpusPerThread"), Match.NUMBER));
         all.add(prefixed("nccl-tests", "env.", (d, v) -> at("/command/value/env/" + v).apply(d), Match.TEXT));
+        all.add(fact("nccl-tests", "tool", at("/tool"), Match.TEXT));
         // perftest: PerftestOutput
         all.add(fact("perftest", "test", at("/test"), Match.TEXT));
         all.add(fact("perftest", "role", at("/role"), Match.TEXT));

@@ -120,7 +120,7 @@ public final class NcclTestsJson {
             }
         });
         return new NcclTestsOutput(testsVersion, headers, library, test, devices, false, rows, oob, oobOk, avg, avgOk, 0, skipped,
-                parameters.isValue() ? List.of(parameters.get()) : List.of(), command(root), List.of(), List.of(), errors);
+                parameters.isValue() ? List.of(parameters.get()) : List.of(), command(root), List.of(), List.of(), errors, "nccl-tests");
     }
 
     /** The run parameters the text prints in its "# nThread" line, from the file's config object. */

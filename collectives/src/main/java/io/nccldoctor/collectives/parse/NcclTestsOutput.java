@@ -1,6 +1,7 @@
 package io.nccldoctor.collectives.parse;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.nccldoctor.core.Fact;
 import java.util.ArrayList;
@@ -27,6 +28,8 @@ import java.util.regex.Pattern;
  * @param warnings    what the reader flags about the layout: unknown columns, CPU time, several tables, N/A cells
  *                    the header does not explain
  * @param errors      the "# error: …" lines (NCCL's last error, printed at the end of a run)
+ * @param tool        the program that printed the text: "nccl-tests", or "rccl-tests" (ROCm's fork, whose header names
+ *                    RCCL where nccl-tests names NCCL); "nccl-doctor" for its own measurements
  */
 @JsonIgnoreProperties(value = {"failures", "peakBusBw", "ranks"}, allowGetters = true) // derived: written, recomputed when read back
 public record NcclTestsOutput(Fact<String> testsVersion, Fact<String> ncclHeaders, Fact<String> ncclLibrary,
@@ -34,7 +37,7 @@ public record NcclTestsOutput(Fact<String> testsVersion, Fact<String> ncclHeader
                               Fact<Long> outOfBounds, Fact<Boolean> outOfBoundsOk, Fact<Double> avgBusBwGBps,
                               Fact<Boolean> avgBusBwOk, int ncclInfoLines, List<String> notUnderstood,
                               List<NcclTestsParameters> parameters, Fact<NcclTestsCommand> command, List<String> columns,
-                              List<String> warnings, List<String> errors) {
+                              List<String> warnings, List<String> errors, String tool) {
 
     /** JSON written before these components existed reads back with them empty, never null. */
     public NcclTestsOutput {
@@ -46,6 +49,7 @@ public record NcclTestsOutput(Fact<String> testsVersion, Fact<String> ncclHeader
         columns = columns == null ? List.of() : columns;
         warnings = warnings == null ? List.of() : warnings;
         errors = errors == null ? List.of() : errors;
+        tool = tool == null ? "nccl-tests" : tool;
     }
 
     /** A result without header parameters, command line or column names (nccl-doctor's own measurements). */
@@ -55,7 +59,7 @@ public record NcclTestsOutput(Fact<String> testsVersion, Fact<String> ncclHeader
                            List<String> notUnderstood) {
         this(testsVersion, ncclHeaders, ncclLibrary, test, devices, errorColumn, rows, outOfBounds, outOfBoundsOk, avgBusBwGBps,
                 avgBusBwOk, ncclInfoLines, notUnderstood, List.of(), Fact.absent("no command line recorded"), List.of(), List.of(),
-                List.of());
+                List.of(), "nccl-doctor");
     }
 
     /**
@@ -82,12 +86,22 @@ public record NcclTestsOutput(Fact<String> testsVersion, Fact<String> ncclHeader
      * @param perIteration the -I columns i_min, i_max, i_p99, i_cv% (v2.19.2+), absent without -I
      * @param wrongRounded true when nccl-tests printed the count with %g in exponent form (a million and more): six
      *                     significant digits, so the count is approximate
+     * @param overThreshold true when rccl-tests ended the cell with '*': its maximum error exceeded
+     *                     DeltaMaxValue(type) x (nranks - 1), the check that also counts into "Out of bounds values"
+     *                     (rccl-tests src/common.cu CheckData and PRINT("%5.0le%s", maxDelta, error ? "*" : ""), 2019 to 2024);
+     *                     written to JSON only when true
      */
     public record Placement(double timeUs, double algBwGBps, double busBwGBps, Fact<Long> wrong, Fact<Double> maxError,
-                            Fact<PerIteration> perIteration, boolean wrongRounded) {
+                            Fact<PerIteration> perIteration, boolean wrongRounded,
+                            @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean overThreshold) {
 
         public Placement {
             perIteration = perIteration == null ? Fact.absent("not recorded") : perIteration;
+        }
+
+        public Placement(double timeUs, double algBwGBps, double busBwGBps, Fact<Long> wrong, Fact<Double> maxError,
+                         Fact<PerIteration> perIteration, boolean wrongRounded) {
+            this(timeUs, algBwGBps, busBwGBps, wrong, maxError, perIteration, wrongRounded, false);
         }
 
         public Placement(double timeUs, double algBwGBps, double busBwGBps, Fact<Long> wrong, Fact<Double> maxError) {
@@ -154,6 +168,12 @@ public record NcclTestsOutput(Fact<String> testsVersion, Fact<String> ncclHeader
             why.add(String.format(Locale.ROOT, "%s%,d wrong elements in %d of %d sizes (%,d to %,d bytes): the collective returned "
                     + "corrupted data%s", rounded ? "about " : "", totalWrong().get(), bad.size(), rows.size(), bad.get(0),
                     bad.get(bad.size() - 1), rounded ? " (nccl-tests prints counts of a million and more with %g: 6 significant digits)" : ""));
+        }
+        List<Long> marked = rows.stream().filter(r -> placements(r).stream().anyMatch(Placement::overThreshold)).map(Row::sizeBytes).toList();
+        if (!marked.isEmpty()) {
+            why.add(String.format(Locale.ROOT, "rccl-tests marked the maximum error of %d of %d sizes (%,d to %,d bytes) with '*': above "
+                    + "its threshold, the collective returned wrong data", marked.size(), rows.size(), marked.get(0),
+                    marked.get(marked.size() - 1)));
         }
         if (avgBusBwOk.isValue() && !avgBusBwOk.get()) {
             why.add("the average bus bandwidth " + avgBusBwGBps.describe() + " GB/s is below 0.9 x NCCL_TESTS_MIN_BW (the footer says FAILED)");

@@ -22,32 +22,67 @@ import java.util.regex.Pattern;
  */
 final class NcclTestsReader {
 
-    /** Launcher prefixes, after any indentation: Ray/SkyPilot "(head, rank=0, pid=1) ", mpirun "[1,0]<stdout>:", srun --label "0: ". */
-    private static final Pattern PREFIX = Pattern.compile("^\\s*(?:\\([^)]*(?:rank|pid)=[^)]*\\)\\s*)?(?:\\[\\d+,\\d+\\]<std(?:out|err)>:|\\d+: )?");
+    /**
+     * A log collector's timestamp before a line: `kubectl logs --timestamps` and `docker logs -t` write RFC 3339 with
+     * nanoseconds and the zone ("2026-08-06T09:30:29.167268308-07:00 "), the CRI log files under /var/log/pods add the
+     * stream and the full/partial tag ("...Z stdout F "), other collectors ISO 8601 with a space or in brackets, with or
+     * without a zone. Only a whole date and time at the start of the line: nccl-tests' own -S stamp ends a row.
+     */
+    private static final String TIMESTAMP = "(?:\\[?\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}:\\d{2}(?:[.,]\\d+)?(?:Z|[+-]\\d{2}(?::?\\d{2})?)?\\]?"
+            + "(?:\\s+std(?:out|err)\\s+[FP])?(?:\\s+|$))?";
+    /**
+     * What comes before nccl-tests' own text on a line, after any indentation: a log collector's timestamp, then a
+     * launcher's prefix: Ray/SkyPilot "(head, rank=0, pid=1) ", mpirun "[1,0]<stdout>:", srun --label "0: ".
+     */
+    private static final Pattern PREFIX = Pattern.compile("^\\s*" + TIMESTAMP
+            + "\\s*(?:\\([^)]*(?:rank|pid)=[^)]*\\)\\s*)?(?:\\[\\d+,\\d+\\]<std(?:out|err)>:|\\d+: )?");
     private static final Pattern BANNER = Pattern.compile("^NCCL version (\\d+\\.\\d+\\.\\d+)");
     /*
      * The '#' that starts nccl-tests' own lines is optional in what follows: an output pasted into a GitHub issue or a
      * wiki without a code block loses it to Markdown, which makes those lines headings.
      */
-    /** "# nccl-tests version 2.18.2 nccl-headers=23007 nccl-library=23007"; 2.20 adds the git revision: "2.20.0 (b4d5bee)". */
+    /**
+     * "# nccl-tests version 2.18.2 nccl-headers=23007 nccl-library=23007"; 2.20 adds the git revision: "2.20.0 (b4d5bee)".
+     * rccl-tests prints the same line with its own names and its git revision after a dash (src/util.cu
+     * writeDeviceReport: "# rccl-tests version %s-%s rccl-headers=%d rccl-library=%d", NCCL_TESTS_VERSION,
+     * rcclTestsGitHash, NCCL_VERSION_CODE, ncclGetVersion): "2.17.9-develop:2596ca5f71 rccl-headers=22803", RCCL's code
+     * in NCCL's X*10000+Y*100+Z form (22803 is RCCL 2.28.3, as its "RCCL version : 2.28.3-…" line says).
+     */
     private static final Pattern VERSION = Pattern.compile(
-            "(?:^|#)\\s*nccl-tests version (\\S+(?: \\([^)]*\\))?) nccl-headers=(\\d{1,9}) nccl-library=(\\d{1,9})");
-    /** rccl-tests' header line instead of nccl-tests': "rccl-tests: Version Unknown" (some builds print "rcccl-tests"). */
-    private static final Pattern RCCL_VERSION = Pattern.compile("^(rc+l-tests: Version \\S.*?)\\s*$");
+            "(?:^|#)\\s*(nccl|rccl)-tests version (\\S+(?: \\([^)]*\\))?) \\1-headers=(\\d{1,9}) \\1-library=(\\d{1,9})");
+    /**
+     * rccl-tests' older header line instead (src/common.cu, 2024: PRINT("rccl-tests: Version %s\\n", rcclTestsGitHash)):
+     * "rccl-tests: Version develop:83d38d9", "Version Unknown" when built outside its build; some builds print "rcccl-tests".
+     */
+    private static final Pattern RCCL_VERSION = Pattern.compile("^rc+l-tests: Version (\\S.*?)\\s*$");
+    /**
+     * RCCL's own banner with NCCL_DEBUG=VERSION (src/init.cc showVersion): "RCCL version : 2.28.3-gfx1151-rccl:a188cf2"
+     * (version, suffix, git hash), then "HIP version  : …", "ROCm version : …", "Hostname     : …", "Librccl path : …".
+     */
+    private static final Pattern RCCL_BANNER = Pattern.compile("^RCCL version : (\\d+\\.\\d+\\.\\d+)");
     private static final Pattern TEST = Pattern.compile("(?:^|#)\\s*Collective test starting: (\\S+)");
+    /** The footer's last line (src/util.cu writeResultFooter): it names the test where the header was cut. */
+    private static final Pattern CONCLUDED = Pattern.compile("(?:^|#)\\s*Collective test concluded: (\\S+)");
     private static final Pattern DEVICE = Pattern.compile("^#?\\s*Rank\\s+\\d+.*device\\s+\\d+.*$");
     private static final Pattern RANK_ZERO = Pattern.compile("^#?\\s*Rank\\s+0\\s");
     private static final Pattern OOB = Pattern.compile("(?:^|#)\\s*Out of bounds values\\s*:\\s*(\\d+)\\s+(OK|FAILED)");
     private static final Pattern AVG = Pattern.compile("(?:^|#)\\s*Avg bus bandwidth\\s*:\\s*([0-9.eE+-]+|nan|-?inf|N/A)(?:\\s+(OK|FAILED))?");
     /** The mode lines under the parameters line (src/util.cu writeDeviceReport) and the -M line after the footer. */
+    /**
+     * rccl-tests' line above its footer when it validated (src/common.cu since 2019: "if (datacheck) PRINT(…)"), which
+     * nccl-tests never printed; rccl-tests' rows of 2019 to February 2024 (merge of PR #58, which brought nccl-tests'
+     * #wrong column) end the max-error cell with '*' for a size over the threshold ({@link #ASTERISK}); #wrong rows carry none.
+     */
+    private static final Pattern ASTERISK = Pattern.compile("[-+0-9.eE]+\\*");
+    private static final String RCCL_ASTERISKS = "Errors with asterisks indicate errors that have exceeded the maximum threshold.";
     private static final List<String> MODES = List.of("Blocking Enabled", "Per-Iteration Report", "Parallel Init Enabled",
             "GPU memory usage");
     private static final Pattern ERROR = Pattern.compile("^#\\s*error: (.+)$");
     private static final Pattern REDUCED = Pattern.compile("(?:^|#)\\s*Reducing maxBytes to (\\d+) due to memory limitation");
     /** Other lines of nccl-tests' own (and of `nccl-doctor run`'s table), read without their '#': nothing in them for the table. */
-    private static final List<String> KNOWN = List.of("Using devices", "out-of-place", "(B)", "Collective test concluded",
+    private static final List<String> KNOWN = List.of("Using devices", "out-of-place", "(B)",
             "Writing JSON output to", "skipping json output", "NCCL_TESTS_ALLTOALLV_PRINT_SUMMARY", "rank=",
-            "nccl-doctor run:");
+            "nccl-doctor run:", "HIP version  : ", "ROCm version : ", "Hostname     : ", "Librccl path : ");
     /** "export NCCL_IB_HCA=mlx5_0" before the command, or a bare "NCCL_IB_HCA=mlx5_0" line as `env | grep NCCL` prints it. */
     private static final Pattern EXPORT = Pattern.compile(
             "^(?:(?:\\S+[$#]\\s+|[$#>]\\s+)?export\\s+([A-Za-z_][A-Za-z0-9_]*)|(NCCL_[A-Za-z0-9_]*))=(\\S*)\\s*$");
@@ -60,7 +95,8 @@ final class NcclTestsReader {
     private Fact<String> version = Fact.absent("no '# nccl-tests version' header (nccl-tests before 2.17.4, or cut)");
     private Fact<String> headers = version;
     private Fact<String> library = version;
-    private Fact<String> test = Fact.absent("no '# Collective test starting' line");
+    private Fact<String> test = Fact.absent("no '# Collective test starting' or '# Collective test concluded' line");
+    private String tool = "nccl-tests";
     private final List<String> devices = new ArrayList<>();
     private final List<Row> rows = new ArrayList<>();
     private Fact<Long> oob = Fact.absent("no 'Out of bounds values' footer");
@@ -112,7 +148,7 @@ final class NcclTestsReader {
             warnings.add("mode lines without a '# nThread' parameters line: " + String.join("; ", modes.get(0)));
         }
         return new NcclTestsOutput(version, headers, library, test, devices, errorColumn, rows, oob, oobOk, avg, avgOk, info, skipped,
-                parameters, command, columns, List.copyOf(warnings), errors);
+                parameters, command, columns, List.copyOf(warnings), errors, tool);
     }
 
     private void line(String line, int number) {
@@ -140,17 +176,23 @@ final class NcclTestsReader {
         Matcher m;
         String bare = t.replaceFirst("^#\\s*", "");
         if ((m = VERSION.matcher(t)).find()) {
-            version = Fact.of(m.group(1));
-            headers = Fact.of(NativeCalls.ncclVersion(Integer.parseInt(m.group(2))));
-            library = Fact.of(NativeCalls.ncclVersion(Integer.parseInt(m.group(3))));
+            tool = m.group(1) + "-tests";
+            version = Fact.of(m.group(2));
+            headers = Fact.of(NativeCalls.ncclVersion(Integer.parseInt(m.group(3))));
+            library = Fact.of(NativeCalls.ncclVersion(Integer.parseInt(m.group(4))));
         } else if ((m = RCCL_VERSION.matcher(bare)).matches()) {
+            tool = "rccl-tests";
             version = Fact.of(m.group(1)); // as printed: rccl-tests built outside its own build prints "Version Unknown"
-        } else if ((m = BANNER.matcher(t)).find()) {
+        } else if ((m = BANNER.matcher(t)).find() || (m = RCCL_BANNER.matcher(t)).find()) {
             if (!library.isValue()) {
                 library = Fact.of(m.group(1)); // older nccl-tests print NCCL's banner instead of the version header
             }
         } else if ((m = TEST.matcher(t)).find()) {
             test = Fact.of(m.group(1));
+        } else if ((m = CONCLUDED.matcher(t)).find()) {
+            concluded(m.group(1));
+        } else if (bare.equals(RCCL_ASTERISKS)) {
+            tool = "rccl-tests"; // nccl-tests never printed it
         } else if (NcclTestsParameters.LINE.matcher(t).find()) {
             parameterLines.add(t);
             modes.add(new ArrayList<>());
@@ -169,6 +211,16 @@ final class NcclTestsReader {
             return false;
         }
         return true;
+    }
+
+    /** The test the footer names: the test's name where the header was cut, a warning where it names another. */
+    private void concluded(String name) {
+        if (!test.isValue()) {
+            test = Fact.of(name);
+        } else if (!test.get().equals(name)) {
+            warnings.add("the footer says '# Collective test concluded: " + name + "' where the text named " + test.get()
+                    + " before it: two runs in one text?");
+        }
     }
 
     /** The footer lines and the "# error:" line after them. */
@@ -306,6 +358,8 @@ final class NcclTestsReader {
         Fact<Double> error = Fact.absent("the #wrong layout counts wrong elements instead");
         boolean rounded = false;
         String check = cells.containsKey("wrong") ? cells.get("wrong") : cells.get("error");
+        boolean overThreshold = check != null && ASTERISK.matcher(check).matches();
+        check = overThreshold ? check.substring(0, check.length() - 1) : check;
         boolean oldLayout = cells.containsKey("error") || (layout == null && looksLikeMaxError(check));
         if (check == null) {
             wrong = Fact.absent("no #wrong column in this table");
@@ -320,7 +374,8 @@ final class NcclTestsReader {
             wrong = count(check);
             rounded = wrong.isValue() && check.toLowerCase(Locale.ROOT).contains("e");
         }
-        return new Placement(time.get() * (use.millis() ? 1000 : 1), alg.get(), bus.get(), wrong, error, perIteration(cells), rounded);
+        return new Placement(time.get() * (use.millis() ? 1000 : 1), alg.get(), bus.get(), wrong, error, perIteration(cells), rounded,
+                overThreshold);
     }
 
     /** Without a header: "0e+00" or "2e-06" is the %le maximum error nccl-tests printed before 2.13, never a %g count. */

@@ -127,7 +127,7 @@ final class Recognisers {
         }
         NcclTestsOutput o = NcclTestsOutput.parse(h.lines(), h.source());
         int unread = o.notUnderstood().size();
-        String what = o.testsVersion().isValue() ? "its '# nccl-tests version " + o.testsVersion().get() + "' header"
+        String what = o.testsVersion().isValue() ? "its '# " + o.tool() + " version " + o.testsVersion().get() + "' header"
                 : !o.columns().isEmpty() ? "its '" + String.join("  ", o.columns().subList(0, Math.min(3, o.columns().size()))) + "' table header"
                 : !o.rows().isEmpty() ? "its " + o.rows().size() + " table rows"
                 : !o.parameters().isEmpty() ? "its '# nThread …' parameters line" : "its 'Out of bounds values' footer";

@@ -20,8 +20,9 @@ public final class NcclTestsText {
     }
 
     public static String render(NcclTestsOutput r, String file) {
-        StringBuilder out = new StringBuilder(r.test().orElse("nccl-tests") + " from " + file + ": nccl-tests " + r.testsVersion().orElse("?")
-                + ", NCCL headers " + r.ncclHeaders().orElse("?") + ", library " + r.ncclLibrary().orElse("?") + ", "
+        String library = r.tool().equals("rccl-tests") ? "RCCL" : "NCCL";
+        StringBuilder out = new StringBuilder(r.test().orElse(r.tool()) + " from " + file + ": " + r.tool() + " " + r.testsVersion().orElse("?")
+                + ", " + library + " headers " + r.ncclHeaders().orElse("?") + ", library " + r.ncclLibrary().orElse("?") + ", "
                 + r.devices().size() + " device lines\n");
         r.command().fold(c -> out.append(command(c)), why -> out);
         r.parameters().forEach(p -> out.append("  parameters: ").append(parameters(p)).append('\n'));
