@@ -91,11 +91,13 @@ public final class PrometheusReport {
     /**
      * A few series per sweep, not one per size: a node's textfile stays at a few dozen series, where one series per
      * size and placement gave 940 samples for the example bundle (49 sizes). The size-resolved rows are in the JSON
-     * report (data.sweeps[].rows[]).
+     * report (data.sweeps[].rows[]). The peak is the out-of-place one, the figure nccl-tests users quote and the one
+     * every other output gives (NcclTestsOutput.peakBusBw, the terminal report's sweep lines, the
+     * pair judgement of docs/cluster.md); in-place cells are in the JSON rows.
      */
     private static List<Family> sweeps(List<Sweep> sweeps) {
         Family peak = new Family("nccl_doctor_busbw_peak_gbytes_per_second",
-                "Highest bus bandwidth of a sweep over its sizes and both placements, GB/s (1e9 bytes) as nccl-tests prints it.",
+                "Highest out-of-place bus bandwidth of a sweep over its sizes, GB/s (1e9 bytes) as nccl-tests prints it.",
                 List.of("label", "collective", "repeat", "ranks"), Family.MAX);
         List<String> atSize = new ArrayList<>(SWEEP);
         atSize.add("size_bytes");
@@ -110,10 +112,10 @@ public final class PrometheusReport {
             String repeat = String.valueOf(s.repeat());
             String ranks = s.ranks().map(String::valueOf).orElse("");
             for (NcclTestsOutput.Row row : s.rows()) {
+                if (Double.isFinite(row.outOfPlace().busBwGBps())) {
+                    peak.add(row.outOfPlace().busBwGBps(), label, collective, repeat, ranks);
+                }
                 for (NcclTestsOutput.Placement m : placements(row)) {
-                    if (Double.isFinite(m.busBwGBps())) {
-                        peak.add(m.busBwGBps(), label, collective, repeat, ranks);
-                    }
                     if (m.wrong().isValue()) {
                         wrong.add(m.wrong().get(), label, collective, repeat);
                     }
