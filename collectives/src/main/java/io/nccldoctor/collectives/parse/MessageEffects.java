@@ -70,6 +70,9 @@ final class MessageEffects {
     }
 
     static Effect networkEffect(NetworkLog.Said said) {
+        if (said.category() == NetworkLog.Category.DEVICE) { // NCCL 2.3: a device per line, joined into its process's list
+            return b -> b.network.device(b.process().map(p -> p.key).orElse(""), said);
+        }
         return b -> {
             b.network.add(said);
             if (said.category() == NetworkLog.Category.CHOSEN) {

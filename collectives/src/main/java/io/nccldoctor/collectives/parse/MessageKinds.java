@@ -51,7 +51,8 @@ final class MessageKinds {
             new Entry("Channel ", Kind.CHANNEL), new Entry("Ring ", Kind.CHANNEL),
             new Entry("NCCL version ", Kind.VERSION), new Entry("RCCL version ", Kind.VERSION), new Entry("cudaDriverVersion ", Kind.DRIVER),
             new Entry("GPU Direct RDMA ", Kind.GDR), new Entry("GPU/", Kind.SKIP),
-            new Entry("NET/", Kind.NETWORK), new Entry("Using network ", Kind.NETWORK), new Entry("Using non-device", Kind.SKIP),
+            new Entry("NET/", Kind.NETWORK), new Entry("NET : Using interface", Kind.NETWORK), // 2.3: "NET : Using interface ib0:…"
+            new Entry("Using network ", Kind.NETWORK), new Entry("Using non-device", Kind.SKIP),
             new Entry("Plugin Path", Kind.NETWORK), new Entry("P2P plugin", Kind.NETWORK), new Entry("P2P Chunksize", Kind.SKIP),
             new Entry("P2P is disabled", Kind.SKIP),
             new Entry("Initialized NET plugin", Kind.NETWORK), new Entry("Failed to initialize NET plugin", Kind.NETWORK),
@@ -256,7 +257,7 @@ final class MessageKinds {
      */
     private static final Pattern BARE = Pattern.compile(String.join("|",
             "Channel \\d\\d(?:/\\d+)? : ", "Ring \\d\\d : ", "NCCL version \\d+\\.\\d+", "RCCL version (?:: )?\\d+\\.\\d+", "cudaDriverVersion \\d",
-            "GPU Direct RDMA (?:Enabled|Disabled) for ", "NET/\\w+(?: \\w+)* ?: ?\\S", "NET/OFI ", "Using network \\S",
+            "GPU Direct RDMA (?:Enabled|Disabled) for ", "NET/\\w+(?: \\w+)* ?: ?\\S", "NET/OFI ", "NET : Using interface \\S", "Using network \\S",
             "Using non-device net plugin", "Plugin Path : ", "P2P plugin \\S", "(?:Initialized|Failed to initialize) NET plugin ", "Assigned (?:NET|GIN) plugin ",
             "Failed to open libibverbs", "Failed to find nccl(?:Coll)?NetPlugin", "Loaded (?:net|collnet|coll) plugin ",
             "Successfully loaded external plugin", "Disabling external plugins", "NCCL_\\w+ set (?:by environment )?to ",

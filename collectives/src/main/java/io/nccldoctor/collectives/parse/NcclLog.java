@@ -125,7 +125,13 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
      */
     public record SystemDump(String maxBw, String totalBw, int cpus, int gpus, int nics, int nets, List<String> netBandwidths,
                              int nvlinks, int nvswitches, Map<String, Integer> pciLinks, int c2cLinks, Map<String, Integer> otherLinks,
-                             boolean complete) {
+                             boolean complete, boolean headerless) {
+
+        /** A dump whose "=== System" line is in the log. */
+        public SystemDump(String maxBw, String totalBw, int cpus, int gpus, int nics, int nets, List<String> netBandwidths, int nvlinks,
+                          int nvswitches, Map<String, Integer> pciLinks, int c2cLinks, Map<String, Integer> otherLinks, boolean complete) {
+            this(maxBw, totalBw, cpus, gpus, nics, nets, netBandwidths, nvlinks, nvswitches, pciLinks, c2cLinks, otherLinks, complete, false);
+        }
 
         /**
          * The PCI links NCCL rates below 1 GB/s (width x per-lane rate / 80): 0.2 is x1 at 2.5 GT/s, as emulated bridges
@@ -145,6 +151,7 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
         public boolean equals(Object o) {
             return o instanceof SystemDump d && cpus == d.cpus && gpus == d.gpus && nics == d.nics && nets == d.nets
                     && nvlinks == d.nvlinks && nvswitches == d.nvswitches && c2cLinks == d.c2cLinks && complete == d.complete
+                    && headerless == d.headerless
                     && Objects.equals(maxBw, d.maxBw) && Objects.equals(totalBw, d.totalBw)
                     && Objects.equals(netBandwidths, d.netBandwidths) && Objects.equals(pciLinks, d.pciLinks)
                     && Objects.equals(otherLinks, d.otherLinks);
@@ -153,7 +160,7 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
         @Override
         public int hashCode() {
             return Objects.hash(maxBw, totalBw, cpus, gpus, nics, nets, netBandwidths, nvlinks, nvswitches, pciLinks, c2cLinks, otherLinks,
-                    complete);
+                    complete, headerless);
         }
     }
 

@@ -22,7 +22,8 @@ public final class NcclLogText {
             out.append("  lines without NCCL's \"host:pid:tid [dev] NCCL INFO\" prefix (a pasted excerpt): each read by NCCL's own wording\n");
         }
         if (log.processes().size() > 1) {
-            out.append("  processes: ").append(log.processes().size()).append(" (host:pid from the lines' prefix)\n");
+            out.append("  processes: ").append(log.processes().size()).append(" (host:pid from the prefix of the lines read; lines only "
+                    + "counted, such as per-operation lines and channel lines not over the network, are not looked at for it)\n");
         }
         network(log, out);
         log.transports().forEach((t, n) -> out.append("  channels via ").append(t).append(": ").append(n).append('\n'));
@@ -131,8 +132,9 @@ public final class NcclLogText {
      * to 1 NVSwitch, PCI links 48.0 GB/s x24, 0.2 GB/s x8", with what links below 1 GB/s mean.
      */
     static String system(NcclLog.SystemDump d) {
-        StringBuilder s = new StringBuilder("NCCL's system view (maxBw ").append(d.maxBw()).append(", totalBw ").append(d.totalBw()).append("): ")
-                .append(d.cpus()).append(" CPUs, ").append(d.gpus()).append(" GPUs, ").append(d.nics()).append(" NICs");
+        String head = d.headerless() ? "part of NCCL's system view (its \"=== System\" line is not in the log, nor maxBw and totalBw): "
+                : "NCCL's system view (maxBw " + d.maxBw() + ", totalBw " + d.totalBw() + "): ";
+        StringBuilder s = new StringBuilder(head).append(d.cpus()).append(" CPUs, ").append(d.gpus()).append(" GPUs, ").append(d.nics()).append(" NICs");
         if (!d.netBandwidths().isEmpty()) {
             s.append(" (NET ").append(String.join(", ", d.netBandwidths())).append(" GB/s)");
         }
