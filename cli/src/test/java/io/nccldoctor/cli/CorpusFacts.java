@@ -238,6 +238,16 @@ final class CorpusFacts {
             });
             return parts.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", parts));
         }, Match.SET));
+        all.add(fact("nccl-log", "nicDistance", d -> d.path("nicDistances").isEmpty() ? Optional.empty() : Optional.of(items(d.path("nicDistances"),
+                n -> {
+                    List<String> nics = items(n.path("nics"), JsonNode::asText);
+                    List<String> paths = items(n.path("paths"), JsonNode::asText);
+                    StringBuilder s = new StringBuilder(n.path("gpu").asText() + " " + n.path("network").asText());
+                    for (int i = 0; i < Math.min(nics.size(), paths.size()); i++) {
+                        s.append(' ').append(nics.get(i)).append(' ').append(paths.get(i)); // "0[0] IB 0 PIX 1 SYS"
+                    }
+                    return s.toString();
+                }).stream().collect(Collectors.joining("; "))), Match.SET));
         // the topology kinds: PciReading
         all.add(fact("lspci-tree", "functions", at("/census/functions"), Match.NUMBER));
         all.add(fact("lspci-tree", "nvidiaGpus", d -> Optional.of("" + nvidiaGpus(d)), Match.NUMBER));

@@ -53,6 +53,7 @@ final class LogBuilder extends BlockScanner {
     final NetworkLog network = new NetworkLog();
     final InitLog init = new InitLog();
     final SystemDumps dumps = new SystemDumps();
+    final NicDistances nicDistances = new NicDistances();
     long unknownMessages;
     /** Per process ("node01:4242"), in the order they first appear. */
     final Processes processes;
@@ -526,6 +527,7 @@ final class LogBuilder extends BlockScanner {
         network.absorb(o.network);
         init.absorb(o.init);
         dumps.absorb(o.dumps);
+        nicDistances.absorb(o.nicDistances);
         o.transports.forEach((k, v) -> transports.merge(k, v, Long::sum));
         o.gdr.forEach(g -> {
             if (gdr.size() < 64 && gdrSeen.add(MessageEffects.gdrKey(g))) {
@@ -553,6 +555,6 @@ final class LogBuilder extends BlockScanner {
         return new NcclLog(lines, ncclLines, versions, network.lines(), transports, gdr, comms.toMap(), algorithms, tuning.sorted(), nicGdr, warnings,
                 firstWarnings, ibErrors, acsHint, watchdog, Collections.unmodifiableMap(processes.build()),
                 Agreement.differences(processes.facts(), "processes"), network.build(), init.build(), systems, dumps.count,
-                unknownMessages, bare, gdrCounts.build());
+                unknownMessages, bare, gdrCounts.build(), nicDistances.build());
     }
 }

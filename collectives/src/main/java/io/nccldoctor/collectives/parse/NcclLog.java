@@ -43,7 +43,7 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
                       List<NicGdr> nicGdr, long warnings, List<String> firstWarnings, List<IbError> ibErrors, boolean acsHint,
                       List<String> watchdogTimeouts, Map<String, Process> processes, List<String> differences, Network network,
                       Init init, List<SystemDump> systems, long systemDumps, long unknownMessages, boolean withoutPrefix,
-                      List<GdrCount> gdrDecisions) {
+                      List<GdrCount> gdrDecisions, List<NicDistance> nicDistances) {
 
     /** A log written before these were read (a `run --json` of an earlier release) has none of them. */
     public NcclLog {
@@ -51,6 +51,17 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
         init = init == null ? Init.NONE : init;
         systems = systems == null ? List.of() : systems;
         gdrDecisions = gdrDecisions == null ? List.of() : gdrDecisions;
+        nicDistances = nicDistances == null ? List.of() : nicDistances;
+    }
+
+    /**
+     * NCCL 2.3's and 2.4's path type from a GPU to each NIC ({@link NicDistances}), as printed: "CUDA Dev 0[0], IB NIC
+     * distance :  PIX" is GPU "0[0]" (CUDA device [NVML device]), network "IB", NIC "0" (its index), path "PIX".
+     *
+     * @param nics  the NICs in the order printed: 2.4's NET device indices ("0", "1"), 2.3's names with port ("mlx5_0/1")
+     * @param paths each NIC's path type from the GPU (PIX, PXB, PHB, NODE, SYS; SOC before 2.4.6)
+     */
+    public record NicDistance(String gpu, String network, List<String> nics, List<String> paths, String line) {
     }
 
     /** How many GPU Direct RDMA decision lines of one kind the log holds ("Disabled, distance 8 > 5": 4096). */

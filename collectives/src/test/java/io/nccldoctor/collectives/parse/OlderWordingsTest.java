@@ -150,4 +150,34 @@ class OlderWordingsTest {
                 + "are not seen").containsExactly("ip-172-32-38-1:21471", "ip-172-32-34-121:70560", "ip-172-32-45-165:72593",
                 "ip-172-32-36-209:8800");
     }
+
+    /**
+     * NCCL 2.4's GPU-to-NIC path lines (NVIDIA/nccl#246, tab-indented; #229, a plugin whose name holds a space) are read
+     * as the path types they state, not counted as messages of no known kind.
+     */
+    @Test
+    void nccl24NicDistanceLinesGiveEachGpusPathType() throws IOException {
+        NcclLog ib = read("nccl-log-2.4-tab-indented-nic-distance-pix-3-gpus-cut.txt");
+        assertThat(ib.nicDistances()).extracting(d -> d.gpu() + " " + d.network() + " " + d.nics() + " " + d.paths())
+                .containsExactly("0[0] IB [0] [PIX]", "1[1] IB [0] [PIX]", "3[3] IB [0] [PIX]");
+        assertThat(ib.unknownMessages()).isZero();
+        NcclLog ofi = read("nccl-log-2.4-ofi-nic-distance-sys-ring-lines-2-hosts.txt");
+        assertThat(ofi.nicDistances()).extracting(d -> d.gpu() + " " + d.network() + " " + d.paths())
+                .containsExactly("1[1] AWS Libfabric [SYS]", "0[0] AWS Libfabric [SYS]");
+        assertThat(ofi.nicDistances().get(0).line()).isEqualTo("ip-192-168-16-255:35481:35549 [1] NCCL INFO CUDA Dev 1[1], AWS Libfabric "
+                + "NIC distance :  SYS");
+        assertThat(ofi.processes()).hasSize(3);
+    }
+
+    /** NCCL 2.3's shape of the same line names each port and its path type ("mlx5_0/1(PIX)"); another shape is not understood. */
+    @Test
+    void nccl23IbPortsLineNamesEachPort() {
+        // the format of src/transport/net_ib.cu@v2.3.5-5 L168-177, with the values of a one-NIC node: no real paste of it was found
+        assertThat(NicDistances.read("CUDA Dev 0, IB Ports : mlx5_0/1(PIX) ", "")).hasValueSatisfying(d -> {
+            assertThat(d.gpu()).isEqualTo("0");
+            assertThat(d.nics()).containsExactly("mlx5_0/1");
+            assertThat(d.paths()).containsExactly("PIX");
+        });
+        assertThat(NicDistances.read("CUDA Dev 0, something else : x", "")).isEmpty();
+    }
 }

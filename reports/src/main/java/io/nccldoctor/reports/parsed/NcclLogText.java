@@ -22,8 +22,8 @@ public final class NcclLogText {
             out.append("  lines without NCCL's \"host:pid:tid [dev] NCCL INFO\" prefix (a pasted excerpt): each read by NCCL's own wording\n");
         }
         if (log.processes().size() > 1) {
-            out.append("  processes: ").append(log.processes().size()).append(" (host:pid from the prefix of the lines read; lines only "
-                    + "counted, such as per-operation lines and channel lines not over the network, are not looked at for it)\n");
+            out.append("  processes: ").append(log.processes().size()).append(" (host:pid on the lines read; per-operation lines and "
+                    + "channel lines not over the network are counted without it)\n");
         }
         network(log, out);
         log.transports().forEach((t, n) -> out.append("  channels via ").append(t).append(": ").append(n).append('\n'));
@@ -32,6 +32,14 @@ public final class NcclLogText {
         log.algorithms().forEach((a, n) -> out.append("  algorithm/protocol ").append(a).append(": ").append(n).append('\n'));
         tuningRanges(log.tuning()).forEach(t -> out.append("  tuning ").append(t).append('\n'));
         gdr(log, out);
+        log.nicDistances().forEach(d -> {
+            List<String> pairs = new ArrayList<>();
+            for (int i = 0; i < d.paths().size(); i++) {
+                pairs.add(d.nics().get(i) + " " + d.paths().get(i));
+            }
+            out.append("  path from GPU ").append(d.gpu()).append(" to each ").append(d.network()).append(" NIC (NCCL 2.3/2.4's path types): ")
+                    .append(String.join(", ", pairs)).append('\n');
+        });
         log.systems().forEach(d -> out.append("  ").append(system(d)).append('\n'));
         out.append("  warnings: ").append(log.warnings()).append('\n');
         log.firstWarnings().forEach(w -> out.append("    ").append(w).append('\n'));
