@@ -259,7 +259,8 @@ final class MessageKinds {
      * recognised only after its "=== System" line, by the caller.
      */
     private static final Pattern BARE = Pattern.compile(String.join("|",
-            "Channel \\d\\d(?:/\\d+)? : ", "Ring \\d\\d : ", "NCCL version \\d+\\.\\d+", "RCCL version (?:: )?\\d+\\.\\d+", "cudaDriverVersion \\d", "CUDA Dev \\d+(?:\\[\\d+\\])?, [\\w ]+ (?:NIC distance|Ports) : ",
+            "Channel \\d\\d(?:/\\d+)? : ", "Ring \\d\\d : ", "NCCL version \\d+\\.\\d+", "RCCL version (?:: )?\\d+\\.\\d+", "cudaDriverVersion \\d",
+            "CUDA Dev \\d+(?:\\[\\d+\\])?, [\\w ]+ (?:NIC distance|Ports) : ",
             "GPU Direct RDMA (?:Enabled|Disabled) for ", "NET/\\w+(?: \\w+)* ?: ?\\S", "NET/OFI ", "NET : Using interface \\S", "Using network \\S",
             "Using non-device net plugin", "Plugin Path : ", "P2P plugin \\S", "(?:Initialized|Failed to initialize) NET plugin ", "Assigned (?:NET|GIN) plugin ",
             "Failed to open libibverbs", "Failed to find nccl(?:Coll)?NetPlugin", "Loaded (?:net|collnet|coll) plugin ",

@@ -32,14 +32,7 @@ public final class NcclLogText {
         log.algorithms().forEach((a, n) -> out.append("  algorithm/protocol ").append(a).append(": ").append(n).append('\n'));
         tuningRanges(log.tuning()).forEach(t -> out.append("  tuning ").append(t).append('\n'));
         gdr(log, out);
-        log.nicDistances().forEach(d -> {
-            List<String> pairs = new ArrayList<>();
-            for (int i = 0; i < d.paths().size(); i++) {
-                pairs.add(d.nics().get(i) + " " + d.paths().get(i));
-            }
-            out.append("  path from GPU ").append(d.gpu()).append(" to each ").append(d.network()).append(" NIC (NCCL 2.3/2.4's path types): ")
-                    .append(String.join(", ", pairs)).append('\n');
-        });
+        log.nicDistances().forEach(d -> out.append("  ").append(nicDistance(d)).append('\n'));
         log.systems().forEach(d -> out.append("  ").append(system(d)).append('\n'));
         out.append("  warnings: ").append(log.warnings()).append('\n');
         log.firstWarnings().forEach(w -> out.append("    ").append(w).append('\n'));
@@ -61,6 +54,15 @@ public final class NcclLogText {
         }
         log.differences().forEach(d -> out.append("DIFFERS between processes: ").append(d).append('\n'));
         return out.toString();
+    }
+
+    /** "path from GPU 0[0] to each IB NIC (NCCL 2.3/2.4's path types): 0 PIX, 1 SYS", each NIC with its path type as printed. */
+    private static String nicDistance(NcclLog.NicDistance d) {
+        List<String> pairs = new ArrayList<>();
+        for (int i = 0; i < d.paths().size(); i++) {
+            pairs.add(d.nics().get(i) + " " + d.paths().get(i));
+        }
+        return "path from GPU " + d.gpu() + " to each " + d.network() + " NIC (NCCL 2.3/2.4's path types): " + String.join(", ", pairs);
     }
 
     /** The network chosen, each transport's devices, what found no device, the plugins, and any fallback. */
@@ -142,7 +144,8 @@ public final class NcclLogText {
     static String system(NcclLog.SystemDump d) {
         String head = d.headerless() ? "part of NCCL's system view (its \"=== System\" line is not in the log, nor maxBw and totalBw): "
                 : "NCCL's system view (maxBw " + d.maxBw() + ", totalBw " + d.totalBw() + "): ";
-        StringBuilder s = new StringBuilder(head).append(d.cpus()).append(" CPUs, ").append(d.gpus()).append(" GPUs, ").append(d.nics()).append(" NICs");
+        StringBuilder s = new StringBuilder(head).append(d.cpus()).append(" CPUs, ").append(d.gpus()).append(" GPUs, ").append(d.nics())
+                .append(" NICs");
         if (!d.netBandwidths().isEmpty()) {
             s.append(" (NET ").append(String.join(", ", d.netBandwidths())).append(" GB/s)");
         }
