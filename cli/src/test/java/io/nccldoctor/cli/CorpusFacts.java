@@ -128,6 +128,9 @@ final class CorpusFacts {
                 "ibdev2netdev-mlx4-ib0-ib1-up.txt\tport.mlx4_0.1.state", "ibdev2netdev-mlx4-ib0-ib1-up.txt\tport.mlx4_0.2.state")) {
             k.put("corpus/rdma/" + port, ibdev2netdev);
         }
+        k.put("corpus/nccl-log/nccl-log-ofi-2.4-ring-lines-10-processes-6-p2p-only.txt\tprocesses", "six of the ten processes print "
+                + "only 'Ring … via P2P/IPC' lines, which the block scanner counts by their transport without looking up their prefix "
+                + "(a lookup per channel line would slow the scan of a job's log): 4 are counted");
         return k;
     }
 
@@ -222,6 +225,30 @@ final class CorpusFacts {
         all.add(prefixed("nccl-log", "env.", (d, v) -> joined(d.at("/init/environment/" + v), ","), Match.TEXT));
         all.add(fact("nccl-log", "systemDump", d -> d.path("systems").isEmpty() ? Optional.empty()
                 : Optional.of(items(d.path("systems"), CorpusFacts::systemDump).stream().collect(Collectors.joining("; "))), Match.SET));
+        all.add(fact("nccl-log", "processes", d -> Optional.of("" + d.path("processes").size()), Match.NUMBER));
+        all.add(fact("nccl-log", "ibErrors", d -> d.path("ibErrors").isEmpty() ? Optional.empty() : Optional.of(items(d.path("ibErrors"),
+                e -> "status " + e.path("status").asInt() + " vendor err " + value(e.path("vendorErr")).orElse("N/A")).stream()
+                .collect(Collectors.joining("; "))), Match.SET));
+        all.add(fact("nccl-log", "headerlessDump", d -> {
+            List<String> parts = new ArrayList<>();
+            d.path("systems").forEach(s -> {
+                if (s.path("headerless").asBoolean()) {
+                    String all1 = systemDump(s);
+                    parts.add(all1.substring(all1.indexOf(": ") + 2));
+                }
+            });
+            return parts.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", parts));
+        }, Match.SET));
+        all.add(fact("nccl-log", "nicDistance", d -> d.path("nicDistances").isEmpty() ? Optional.empty() : Optional.of(items(d.path("nicDistances"),
+                n -> {
+                    List<String> nics = items(n.path("nics"), JsonNode::asText);
+                    List<String> paths = items(n.path("paths"), JsonNode::asText);
+                    StringBuilder s = new StringBuilder(n.path("gpu").asText() + " " + n.path("network").asText());
+                    for (int i = 0; i < Math.min(nics.size(), paths.size()); i++) {
+                        s.append(' ').append(nics.get(i)).append(' ').append(paths.get(i)); // "0[0] IB 0 PIX 1 SYS"
+                    }
+                    return s.toString();
+                }).stream().collect(Collectors.joining("; "))), Match.SET));
         // the topology kinds: PciReading
         all.add(fact("lspci-tree", "functions", at("/census/functions"), Match.NUMBER));
         all.add(fact("lspci-tree", "nvidiaGpus", d -> Optional.of("" + nvidiaGpus(d)), Match.NUMBER));

@@ -4,7 +4,6 @@ import io.nccldoctor.collectives.parse.MessageKinds.Kind;
 import io.nccldoctor.collectives.parse.NcclLog.GdrLine;
 import io.nccldoctor.collectives.parse.NcclLog.IbError;
 import io.nccldoctor.collectives.parse.NcclLog.NicGdr;
-import io.nccldoctor.core.Fact;
 import io.nccldoctor.core.InputException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -32,7 +31,6 @@ final class LogBuilder extends BlockScanner {
 
     private static final int KEEP = NcclLog.KEEP;
     private static final Pattern ALGO = Pattern.compile("(?:[Aa]lgorithm|[Aa]lgo) (\\w+)[ ,]+(?:[Pp]rotocol|proto) (\\w+)");
-    private static final Pattern IB_ERR = Pattern.compile("completion from peer .*?(?:status=|with error )(\\d+)(?:.*vendor err (\\d+))?");
 
     /** Lines arrive as Latin-1 views from a file; those kept are re-read as UTF-8. */
     private final boolean latin1;
@@ -55,6 +53,7 @@ final class LogBuilder extends BlockScanner {
     final NetworkLog network = new NetworkLog();
     final InitLog init = new InitLog();
     final SystemDumps dumps = new SystemDumps();
+    final NicDistances nicDistances = new NicDistances();
     long unknownMessages;
     /** Per process ("node01:4242"), in the order they first appear. */
     final Processes processes;
@@ -160,7 +159,7 @@ final class LogBuilder extends BlockScanner {
         }
         if (line.startsWith("NCCL WARN", first)) {
             ncclLines++;
-            warning(line);
+            warning(line, first);
         } else if (line.startsWith("NCCL INFO", first)) {
             ncclLines++;
             other(line, first);
@@ -220,6 +219,7 @@ final class LogBuilder extends BlockScanner {
             default -> {
                 curLine = line;
                 curFirst = first;
+                current(); // its process is counted whatever the message says, as from bytes
                 effects.read(kind, line, msg).apply(this);
                 curLine = null;
             }
@@ -251,6 +251,9 @@ final class LogBuilder extends BlockScanner {
             dumps.link(p == null ? "" : processes.thread(), d.link, d.typeKey, d.bw, d.node, d.id);
             return;
         }
+        // every process that printed a message of a kind read here is counted, whether or not the message names something
+        // the processes should agree on (an environment line, a device list): the common dump line above has its own
+        processes.at(buf, start, nccl, this);
         if (kind == Kind.GDR && gdr.size() >= 64 && gdrBytes.read(this, start, nccl, msg, end)) {
             ncclLines++; // the examples are kept: only the decision is counted
             curStart = start;
@@ -352,6 +355,9 @@ final class LogBuilder extends BlockScanner {
         if (line.indexOf(": opCount", msg) > 0) {
             return;
         }
+        if (!line.contains(" Bytes -> Algo ")) { // a tuning line is counted from bytes, without its process
+            processes.of(line, first);
+        }
         if (!line.contains(" Bytes -> Algo ") || LogMessages.tuning(line).isEmpty()) { // a tuning line is a kind the bytes count
             unknownMessages++;
         }
@@ -421,8 +427,9 @@ final class LogBuilder extends BlockScanner {
         process().ifPresent(p -> p.versions.add(v));
     }
 
-    private void warning(String line) {
+    private void warning(String line, int first) {
         warnings++;
+        processes.of(line, LogMessages.beforeSourceLocation(line, first));
         int ibverbs = line.indexOf("Failed to open libibverbs"); // a WARN up to 2.11, INFO since (misc/ibvwrap.cc, ibvsymbols.cc)
         if (ibverbs >= 0) {
             network.add(NetworkLog.read(text(line.substring(ibverbs))));
@@ -430,12 +437,8 @@ final class LogBuilder extends BlockScanner {
         if (firstWarnings.size() < KEEP) {
             firstWarnings.add(kept(line));
         }
-        if (line.contains("completion from peer") && ibErrors.size() < KEEP) {
-            Matcher m = IB_ERR.matcher(line);
-            if (m.find() && m.group(1).length() <= 9 && (m.group(2) == null || m.group(2).length() <= 9)) { // ibv_wc_status and vendor_err are 32-bit: longer is a damaged line, kept above as a warning
-                ibErrors.add(new IbError(Integer.parseInt(m.group(1)), m.group(2) == null
-                        ? Fact.absent("no vendor err on this line (wrapped?)") : Fact.of(Integer.parseInt(m.group(2))), kept(line)));
-            }
+        if (ibErrors.size() < KEEP && line.contains("Got completion ")) {
+            IbCompletions.read(line, kept(line)).ifPresent(ibErrors::add);
         }
     }
 
@@ -524,6 +527,7 @@ final class LogBuilder extends BlockScanner {
         network.absorb(o.network);
         init.absorb(o.init);
         dumps.absorb(o.dumps);
+        nicDistances.absorb(o.nicDistances);
         o.transports.forEach((k, v) -> transports.merge(k, v, Long::sum));
         o.gdr.forEach(g -> {
             if (gdr.size() < 64 && gdrSeen.add(MessageEffects.gdrKey(g))) {
@@ -551,6 +555,6 @@ final class LogBuilder extends BlockScanner {
         return new NcclLog(lines, ncclLines, versions, network.lines(), transports, gdr, comms.toMap(), algorithms, tuning.sorted(), nicGdr, warnings,
                 firstWarnings, ibErrors, acsHint, watchdog, Collections.unmodifiableMap(processes.build()),
                 Agreement.differences(processes.facts(), "processes"), network.build(), init.build(), systems, dumps.count,
-                unknownMessages, bare, gdrCounts.build());
+                unknownMessages, bare, gdrCounts.build(), nicDistances.build());
     }
 }

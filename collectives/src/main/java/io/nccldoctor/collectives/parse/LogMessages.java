@@ -243,6 +243,23 @@ final class LogMessages {
     }
 
     /**
+     * Where a WARN line's source location starts ("node01:4242:4300 [0] transport/net_ib.cc:1296 NCCL WARN …": NCCL
+     * prints file:line between its prefix and "NCCL WARN", src/debug.cc), so that {@link #process} finds the prefix before
+     * it; {@code nccl} itself when no such location ends right before it.
+     */
+    static int beforeSourceLocation(String line, int nccl) {
+        if (nccl < 4 || line.charAt(nccl - 1) != ' ') {
+            return nccl;
+        }
+        int start = line.lastIndexOf(' ', nccl - 2) + 1;
+        int colon = line.lastIndexOf(':', nccl - 2);
+        if (colon <= start || colon + 1 >= nccl - 1 || digits(line, colon + 1) != nccl - 1) {
+            return nccl;
+        }
+        return start >= 2 && line.charAt(start - 2) == ']' ? start : nccl;
+    }
+
+    /**
      * The thread of the same prefix, "node01:4242:4300": a process that initialises several GPUs (nccl-tests -g 8,
      * ncclCommInitAll) does so in one thread each, whose topology dumps interleave in its output.
      */

@@ -62,6 +62,8 @@ final class MessageEffects {
             case ENV -> InitMessages.environment(builder.text(line.substring(msg)))
                     .map(e -> once(b -> b.init.environment(e.getKey(), e.getValue()))).orElse(Effect.NONE);
             case COMM, INIT -> communicatorEffect(line, msg);
+            case NIC_DISTANCE -> NicDistances.read(builder.text(line.substring(msg)), builder.kept(line))
+                    .<Effect>map(d -> b -> b.nicDistances.add(d)).orElse(b -> b.unknownMessages++); // counted as not understood
             case TOPO -> SystemDumps.read(line.substring(msg)).<Effect>map(l -> b -> {
                 b.dumps.add(b.thread(), l);
             }).orElse(Effect.NONE);
@@ -70,6 +72,9 @@ final class MessageEffects {
     }
 
     static Effect networkEffect(NetworkLog.Said said) {
+        if (said.category() == NetworkLog.Category.DEVICE) { // NCCL 2.3: a device per line, joined into its process's list
+            return b -> b.network.device(b.process().map(p -> p.key).orElse(""), said);
+        }
         return b -> {
             b.network.add(said);
             if (said.category() == NetworkLog.Category.CHOSEN) {

@@ -39,6 +39,8 @@ final class MessageKinds {
         INIT,
         /** A line of the "=== System : maxBw … ===" dump. */
         TOPO,
+        /** NCCL 2.3's and 2.4's GPU-to-NIC path types: "CUDA Dev 0[0], IB NIC distance :  PIX". */
+        NIC_DISTANCE,
         /** No kind in the table: read by the general path. */
         OTHER
     }
@@ -51,7 +53,8 @@ final class MessageKinds {
             new Entry("Channel ", Kind.CHANNEL), new Entry("Ring ", Kind.CHANNEL),
             new Entry("NCCL version ", Kind.VERSION), new Entry("RCCL version ", Kind.VERSION), new Entry("cudaDriverVersion ", Kind.DRIVER),
             new Entry("GPU Direct RDMA ", Kind.GDR), new Entry("GPU/", Kind.SKIP),
-            new Entry("NET/", Kind.NETWORK), new Entry("Using network ", Kind.NETWORK), new Entry("Using non-device", Kind.SKIP),
+            new Entry("NET/", Kind.NETWORK), new Entry("NET : Using interface", Kind.NETWORK), // 2.3: "NET : Using interface ib0:…"
+            new Entry("Using network ", Kind.NETWORK), new Entry("Using non-device", Kind.SKIP),
             new Entry("Plugin Path", Kind.NETWORK), new Entry("P2P plugin", Kind.NETWORK), new Entry("P2P Chunksize", Kind.SKIP),
             new Entry("P2P is disabled", Kind.SKIP),
             new Entry("Initialized NET plugin", Kind.NETWORK), new Entry("Failed to initialize NET plugin", Kind.NETWORK),
@@ -61,6 +64,7 @@ final class MessageKinds {
             new Entry("Loaded collnet plugin", Kind.NETWORK), new Entry("Loaded coll plugin", Kind.NETWORK),
             new Entry("NCCL_", Kind.ENV), new Entry("comm 0x", Kind.COMM), new Entry("ncclComm", Kind.INIT),
             new Entry("[Rank ", Kind.INIT), // 2.29: "[Rank 0] ncclCommInitRankConfig comm 0x… - Init START"
+            new Entry("CUDA Dev ", Kind.NIC_DISTANCE),
             new Entry("=== System", Kind.TOPO), new Entry("=====", Kind.TOPO), new Entry("CPU/", Kind.TOPO), new Entry("+ ", Kind.TOPO),
             new Entry("Trees", Kind.SKIP), new Entry("Tree ", Kind.SKIP), new Entry("Connected ", Kind.SKIP),
             new Entry("threadThresholds", Kind.SKIP), new Entry("CC ", Kind.SKIP), new Entry("TUNER/Plugin", Kind.SKIP),
@@ -256,7 +260,8 @@ final class MessageKinds {
      */
     private static final Pattern BARE = Pattern.compile(String.join("|",
             "Channel \\d\\d(?:/\\d+)? : ", "Ring \\d\\d : ", "NCCL version \\d+\\.\\d+", "RCCL version (?:: )?\\d+\\.\\d+", "cudaDriverVersion \\d",
-            "GPU Direct RDMA (?:Enabled|Disabled) for ", "NET/\\w+(?: \\w+)* ?: ?\\S", "NET/OFI ", "Using network \\S",
+            "CUDA Dev \\d+(?:\\[\\d+\\])?, [\\w ]+ (?:NIC distance|Ports) : ",
+            "GPU Direct RDMA (?:Enabled|Disabled) for ", "NET/\\w+(?: \\w+)* ?: ?\\S", "NET/OFI ", "NET : Using interface \\S", "Using network \\S",
             "Using non-device net plugin", "Plugin Path : ", "P2P plugin \\S", "(?:Initialized|Failed to initialize) NET plugin ", "Assigned (?:NET|GIN) plugin ",
             "Failed to open libibverbs", "Failed to find nccl(?:Coll)?NetPlugin", "Loaded (?:net|collnet|coll) plugin ",
             "Successfully loaded external plugin", "Disabling external plugins", "NCCL_\\w+ set (?:by environment )?to ",

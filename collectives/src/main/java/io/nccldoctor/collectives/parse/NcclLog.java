@@ -43,7 +43,7 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
                       List<NicGdr> nicGdr, long warnings, List<String> firstWarnings, List<IbError> ibErrors, boolean acsHint,
                       List<String> watchdogTimeouts, Map<String, Process> processes, List<String> differences, Network network,
                       Init init, List<SystemDump> systems, long systemDumps, long unknownMessages, boolean withoutPrefix,
-                      List<GdrCount> gdrDecisions) {
+                      List<GdrCount> gdrDecisions, List<NicDistance> nicDistances) {
 
     /** A log written before these were read (a `run --json` of an earlier release) has none of them. */
     public NcclLog {
@@ -51,6 +51,17 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
         init = init == null ? Init.NONE : init;
         systems = systems == null ? List.of() : systems;
         gdrDecisions = gdrDecisions == null ? List.of() : gdrDecisions;
+        nicDistances = nicDistances == null ? List.of() : nicDistances;
+    }
+
+    /**
+     * NCCL 2.3's and 2.4's path type from a GPU to each NIC ({@link NicDistances}), as printed: "CUDA Dev 0[0], IB NIC
+     * distance :  PIX" is GPU "0[0]" (CUDA device [NVML device]), network "IB", NIC "0" (its index), path "PIX".
+     *
+     * @param nics  the NICs in the order printed: 2.4's NET device indices ("0", "1"), 2.3's names with port ("mlx5_0/1")
+     * @param paths each NIC's path type from the GPU (PIX, PXB, PHB, NODE, SYS; SOC before 2.4.6)
+     */
+    public record NicDistance(String gpu, String network, List<String> nics, List<String> paths, String line) {
     }
 
     /** How many GPU Direct RDMA decision lines of one kind the log holds ("Disabled, distance 8 > 5": 4096). */
@@ -125,7 +136,13 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
      */
     public record SystemDump(String maxBw, String totalBw, int cpus, int gpus, int nics, int nets, List<String> netBandwidths,
                              int nvlinks, int nvswitches, Map<String, Integer> pciLinks, int c2cLinks, Map<String, Integer> otherLinks,
-                             boolean complete) {
+                             boolean complete, boolean headerless) {
+
+        /** A dump whose "=== System" line is in the log. */
+        public SystemDump(String maxBw, String totalBw, int cpus, int gpus, int nics, int nets, List<String> netBandwidths, int nvlinks,
+                          int nvswitches, Map<String, Integer> pciLinks, int c2cLinks, Map<String, Integer> otherLinks, boolean complete) {
+            this(maxBw, totalBw, cpus, gpus, nics, nets, netBandwidths, nvlinks, nvswitches, pciLinks, c2cLinks, otherLinks, complete, false);
+        }
 
         /**
          * The PCI links NCCL rates below 1 GB/s (width x per-lane rate / 80): 0.2 is x1 at 2.5 GT/s, as emulated bridges
@@ -145,6 +162,7 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
         public boolean equals(Object o) {
             return o instanceof SystemDump d && cpus == d.cpus && gpus == d.gpus && nics == d.nics && nets == d.nets
                     && nvlinks == d.nvlinks && nvswitches == d.nvswitches && c2cLinks == d.c2cLinks && complete == d.complete
+                    && headerless == d.headerless
                     && Objects.equals(maxBw, d.maxBw) && Objects.equals(totalBw, d.totalBw)
                     && Objects.equals(netBandwidths, d.netBandwidths) && Objects.equals(pciLinks, d.pciLinks)
                     && Objects.equals(otherLinks, d.otherLinks);
@@ -153,7 +171,7 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
         @Override
         public int hashCode() {
             return Objects.hash(maxBw, totalBw, cpus, gpus, nics, nets, netBandwidths, nvlinks, nvswitches, pciLinks, c2cLinks, otherLinks,
-                    complete);
+                    complete, headerless);
         }
     }
 

@@ -6,6 +6,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * What NCCL said of its network, kept by kind so that no kind crowds out another: the network chosen ("Using network
@@ -26,7 +28,15 @@ final class NetworkLog {
     record Said(Category category, String text, String name, String devices) {
     }
 
-    enum Category { CHOSEN, DEVICES, UNAVAILABLE, LOADED, FAILED, PLUGIN, NONE }
+    /**
+     * CHOSEN "Using network …"; DEVICES a transport's device list; DEVICE one device of NCCL 2.3's list, which it prints
+     * one line per HCA; INTERFACE the IP interface of NCCL's own sockets (2.3: "NET : Using interface ib0:…", "NET/IB :
+     * Using interface ib0 for sideband communication"); UNAVAILABLE a transport that found nothing; the plugins.
+     */
+    enum Category { CHOSEN, DEVICES, DEVICE, INTERFACE, UNAVAILABLE, LOADED, FAILED, PLUGIN, NONE }
+
+    /** NCCL 2.3's line per HCA, "NET/IB: [%d] %s:%d/%s " (src/transport/net_ib.cu@v2.3.5-5 L137): its verbs index, name, port, layer. */
+    private static final Pattern ONE_DEVICE = Pattern.compile("NET/(\\w+): \\[(\\d+)\\] (\\S+:\\d+/\\w+)");
 
     static final Said NOTHING = new Said(Category.NONE, "", "", "");
 
@@ -42,6 +52,13 @@ final class NetworkLog {
         }
         if (m.equals("NET/IB : No device found.") || m.startsWith("Failed to open libibverbs")) {
             return new Said(Category.UNAVAILABLE, m, "", "");
+        }
+        if (m.startsWith("NET : Using interface ") || m.startsWith("NET/") && m.contains(" : Using interface ")) {
+            return new Said(Category.INTERFACE, m, "", "");
+        }
+        Matcher one = ONE_DEVICE.matcher(m);
+        if (one.matches()) {
+            return new Said(Category.DEVICE, m, one.group(1), "[" + one.group(2) + "]" + one.group(3));
         }
         int using = m.indexOf(" : Using");
         if (m.startsWith("NET/") && using > 4 && m.indexOf(' ') == using) {
@@ -73,6 +90,51 @@ final class NetworkLog {
     final Set<String> loaded = new LinkedHashSet<>();
     final Set<String> failed = new LinkedHashSet<>();
     final Set<String> plugins = new LinkedHashSet<>();
+    final Set<String> interfaces = new LinkedHashSet<>();
+    /** NCCL 2.3's devices, one line each, by process ("" without NCCL's prefix), in the order printed. */
+    private final Map<String, OneByOne> oneByOne = new LinkedHashMap<>();
+
+    /** One process's device lines of one transport, read one at a time: joined into its list at the end. */
+    private static final class OneByOne {
+        final String transport;
+        final List<String> devices = new ArrayList<>();
+        final List<String> lines = new ArrayList<>();
+
+        OneByOne(String transport) {
+            this.transport = transport;
+        }
+
+        void add(String device, String line) {
+            if (!devices.contains(device)) {
+                devices.add(device);
+                lines.add(line);
+            }
+        }
+
+        /** The list as NCCL 2.4 and later print it on one line, and the first and last lines it was read from. */
+        Said said() {
+            int n = devices.size();
+            String line = n == 1 ? lines.get(0) : lines.get(0) + " … " + lines.get(n - 1) + " (" + n + " lines, one per device)";
+            return new Said(Category.DEVICES, line, transport, String.join(" ", devices));
+        }
+    }
+
+    /** A device printed on its own line (NCCL 2.3) by the process {@code process}. */
+    void device(String process, Said s) {
+        String key = process + "|" + s.name();
+        OneByOne o = oneByOne.get(key);
+        if (o == null) {
+            o = new OneByOne(s.name());
+            oneByOne.put(key, o);
+        }
+        o.add(s.devices(), s.text());
+    }
+
+    /** Each process's devices printed one per line, as one list (once, before the lists are read). */
+    private void joinOneByOne() {
+        oneByOne.values().forEach(o -> add(o.said()));
+        oneByOne.clear();
+    }
 
     void add(Said s) {
         switch (s.category()) {
@@ -85,6 +147,8 @@ final class NetworkLog {
                 }
             }
             case UNAVAILABLE -> addCapped(unavailable, s.text());
+            case INTERFACE -> addCapped(interfaces, s.text());
+            case DEVICE -> device("", s);
             case LOADED -> {
                 addCapped(loaded, s.name());
                 addCapped(plugins, s.text());
@@ -113,6 +177,17 @@ final class NetworkLog {
         o.loaded.forEach(l -> addCapped(loaded, l));
         o.failed.forEach(f -> addCapped(failed, f));
         o.plugins.forEach(p -> addCapped(plugins, p));
+        o.interfaces.forEach(i -> addCapped(interfaces, i));
+        o.oneByOne.forEach((k, theirs) -> {
+            OneByOne mine = oneByOne.get(k);
+            if (mine == null) {
+                oneByOne.put(k, theirs);
+            } else {
+                for (int i = 0; i < theirs.devices.size(); i++) {
+                    mine.add(theirs.devices.get(i), theirs.lines.get(i));
+                }
+            }
+        });
     }
 
     /**
@@ -120,15 +195,18 @@ final class NetworkLog {
      * list, what found no device, then the plugin lines.
      */
     List<String> lines() {
+        joinOneByOne();
         List<String> out = new ArrayList<>();
         chosen.stream().limit(KEEP).forEach(n -> out.add("Using network " + n));
         deviceLines.values().stream().limit(KEEP).forEach(out::add);
         unavailable.stream().limit(KEEP).forEach(out::add);
+        interfaces.stream().limit(KEEP).forEach(out::add);
         plugins.stream().limit(KEEP).forEach(out::add);
         return out;
     }
 
     NcclLog.Network build() {
+        joinOneByOne();
         Map<String, List<String>> byTransport = new LinkedHashMap<>();
         devices.forEach((t, lists) -> byTransport.put(t, List.copyOf(lists)));
         return new NcclLog.Network(List.copyOf(chosen), byTransport, List.copyOf(loaded), List.copyOf(failed), List.copyOf(unavailable),

@@ -179,11 +179,16 @@ final class OpenDump {
     }
 
     NcclLog.SystemDump close(boolean complete, Map<Long, String> names) {
+        return close(complete, names, false);
+    }
+
+    /** {@code headerless}: the dump's "=== System" line is not in the log (its maxBw and totalBw are then ""). */
+    NcclLog.SystemDump close(boolean complete, Map<Long, String> names, boolean headerless) {
         List<String> net = new ArrayList<>();
         for (int i = 0; i < netKinds; i++) {
             net.add(names.getOrDefault(netBw[i], "?"));
         }
         return new NcclLog.SystemDump(maxBw, totalBw, nodes[0], nodes[1], nodes[2], nodes[3], List.copyOf(net), nvlinks, nodes[4],
-                pci.byName(names), c2c, others.byName(names), complete);
+                pci.byName(names), c2c, others.byName(names), complete, headerless);
     }
 }

@@ -355,9 +355,12 @@ final class SystemDumps {
                 keep(open.remove(e.getKey()).close(false, bandwidths));
             }
         }
-        o.orphans.forEach((k, lines) -> {
-            if (!started.contains(k) && !orphans.containsKey(k)) {
-                orphans.put(k, lines);
+        o.orphans.forEach((k, lines) -> { // as one pass would have gone on noting them: up to the dump's END, if any
+            if (!started.contains(k)) {
+                List<Line> before = orphans.computeIfAbsent(k, x -> new ArrayList<>());
+                for (int i = 0; i < lines.size() && (before.isEmpty() || before.get(before.size() - 1).type() != Type.END); i++) {
+                    before.add(lines.get(i));
+                }
             }
         });
         started.addAll(o.started);
@@ -373,11 +376,29 @@ final class SystemDumps {
         });
     }
 
-    /** The dumps, the unfinished ones (an excerpt, a process that died) closed as incomplete, in a fixed order. */
+    /**
+     * The dumps, the unfinished ones (an excerpt, a process that died) closed as incomplete, in a fixed order; the lines
+     * of a dump whose "=== System" line the log does not hold (an excerpt that starts inside one) as a headerless dump of
+     * their own, complete only when its closing line is there.
+     */
     List<NcclLog.SystemDump> finish() {
         lastKey = null;
         new ArrayList<>(open.values()).forEach(o -> keep(o.close(false, bandwidths)));
         open.clear();
+        for (List<Line> lines : orphans.values()) {
+            OpenDump part = new OpenDump("", "");
+            boolean end = false;
+            for (Line l : lines) {
+                end |= l.type() == Type.END;
+                if (!end) {
+                    part.add(l.link(), l.typeKey(), l.bw(), l.node(), l.id());
+                }
+            }
+            if (lines.size() > (end ? 1 : 0)) {
+                keep(part.close(end, bandwidths, true));
+            }
+        }
+        orphans.clear();
         List<NcclLog.SystemDump> out = new ArrayList<>(distinct.keySet());
         out.sort(Comparator.comparing(NcclLog.SystemDump::toString));
         return out;

@@ -22,7 +22,8 @@ public final class NcclLogText {
             out.append("  lines without NCCL's \"host:pid:tid [dev] NCCL INFO\" prefix (a pasted excerpt): each read by NCCL's own wording\n");
         }
         if (log.processes().size() > 1) {
-            out.append("  processes: ").append(log.processes().size()).append(" (host:pid from the lines' prefix)\n");
+            out.append("  processes: ").append(log.processes().size()).append(" (host:pid on the lines read; per-operation lines and "
+                    + "channel lines not over the network are counted without it)\n");
         }
         network(log, out);
         log.transports().forEach((t, n) -> out.append("  channels via ").append(t).append(": ").append(n).append('\n'));
@@ -31,6 +32,7 @@ public final class NcclLogText {
         log.algorithms().forEach((a, n) -> out.append("  algorithm/protocol ").append(a).append(": ").append(n).append('\n'));
         tuningRanges(log.tuning()).forEach(t -> out.append("  tuning ").append(t).append('\n'));
         gdr(log, out);
+        log.nicDistances().forEach(d -> out.append("  ").append(nicDistance(d)).append('\n'));
         log.systems().forEach(d -> out.append("  ").append(system(d)).append('\n'));
         out.append("  warnings: ").append(log.warnings()).append('\n');
         log.firstWarnings().forEach(w -> out.append("    ").append(w).append('\n'));
@@ -52,6 +54,15 @@ public final class NcclLogText {
         }
         log.differences().forEach(d -> out.append("DIFFERS between processes: ").append(d).append('\n'));
         return out.toString();
+    }
+
+    /** "path from GPU 0[0] to each IB NIC (NCCL 2.3/2.4's path types): 0 PIX, 1 SYS", each NIC with its path type as printed. */
+    private static String nicDistance(NcclLog.NicDistance d) {
+        List<String> pairs = new ArrayList<>();
+        for (int i = 0; i < d.paths().size(); i++) {
+            pairs.add(d.nics().get(i) + " " + d.paths().get(i));
+        }
+        return "path from GPU " + d.gpu() + " to each " + d.network() + " NIC (NCCL 2.3/2.4's path types): " + String.join(", ", pairs);
     }
 
     /** The network chosen, each transport's devices, what found no device, the plugins, and any fallback. */
@@ -131,8 +142,10 @@ public final class NcclLogText {
      * to 1 NVSwitch, PCI links 48.0 GB/s x24, 0.2 GB/s x8", with what links below 1 GB/s mean.
      */
     static String system(NcclLog.SystemDump d) {
-        StringBuilder s = new StringBuilder("NCCL's system view (maxBw ").append(d.maxBw()).append(", totalBw ").append(d.totalBw()).append("): ")
-                .append(d.cpus()).append(" CPUs, ").append(d.gpus()).append(" GPUs, ").append(d.nics()).append(" NICs");
+        String head = d.headerless() ? "part of NCCL's system view (its \"=== System\" line is not in the log, nor maxBw and totalBw): "
+                : "NCCL's system view (maxBw " + d.maxBw() + ", totalBw " + d.totalBw() + "): ";
+        StringBuilder s = new StringBuilder(head).append(d.cpus()).append(" CPUs, ").append(d.gpus()).append(" GPUs, ").append(d.nics())
+                .append(" NICs");
         if (!d.netBandwidths().isEmpty()) {
             s.append(" (NET ").append(String.join(", ", d.netBandwidths())).append(" GB/s)");
         }
