@@ -74,6 +74,16 @@ class RdmaPortShapeJudgementTest {
     }
 
     @Test
+    void theTextListsMlxfwmanagersAdaptersApartFromTheDevices() throws IOException {
+        String t = RdmaText.render(judge("mlxfwmanager-ibstatus-cx3-vpi-ib-and-eth-port.txt"));
+        assertThat(t).contains("Adapters (mlxfwmanager; they name no RDMA device)\n"
+                + "  Device #1 (line 1)  PCI 42:00.0  ConnectX3  MCX354A-QCB_Ax  PSID MT_1090110018  fw 2.36.5150  available 2.36.5000  Up to date\n"
+                + "  Device #1 (line 17)  PCI 42:00.0  ConnectX3  MCX354A-QCB_Ax  PSID MT_1090110018  fw 2.42.5000  available 2.42.5000  Up to date\n");
+        assertThat(t).startsWith("RDMA state from mlxfwmanager-ibstatus-cx3-vpi-ib-and-eth-port.txt: mlxfwmanager, ibstatus (2 sections; "
+                + "52 lines: 28 read, 17 known and not needed, 7 blank or commands, 0 not understood)");
+    }
+
+    @Test
     void anEfaPortIsNoInfinibandPort() throws IOException {
         RdmaJudgement j = judge("ibv-devinfo-efa-transport-unspecified.txt");
         assertThat(waived(j, "ROCE_NO_V2_GID")).isEqualTo("no RoCE port: 1 port of another link layer (Unknown)");
