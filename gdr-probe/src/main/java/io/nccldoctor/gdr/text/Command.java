@@ -8,7 +8,9 @@ import java.util.regex.Pattern;
 
 /**
  * A command line in a paste: after a shell prompt ("$ ", "root@node:~# ", "[root@node ~]# ", "bash-5.1# "), shell
- * trace ("+ mlnx_qos -i eth4"), or bare when it starts with a tool people run to show RDMA state. It tells which
+ * trace ("+ mlnx_qos -i eth4"), or bare when it starts with a tool people run to show RDMA state; also written as
+ * Markdown inline code on a line of its own ("`ethtool -S enp178s0f0 |grep prio`", as issue threads quote it, the
+ * output then in a fence below). It tells which
  * interface an `mlnx_qos -i` or `ethtool -S` output belongs to, and which folder `=== ./file ===` blocks are in.
  *
  * @param text  the command as typed, without the prompt
@@ -21,26 +23,30 @@ record Command(String text, List<String> words, Optional<String> cwd) {
     private static final Set<String> TOOLS = Set.of("ibv_devinfo", "ibv_devices", "ibstat", "ibstatus", "show_gids",
             "ibdev2netdev", "rdma", "mlnx_qos", "ethtool", "show_counters", "ls", "grep", "cat", "for", "echo", "sudo", "cd",
             "ip", "ifconfig", "lspci", "lsmod", "dmesg", "kubectl", "docker", "ssh", "nvidia-smi", "mst", "mlxconfig",
-            "mlxfwreset", "cma_roce_tos", "sysctl", "ofed_info", "talosctl", "find", "done");
+            "mlxfwreset", "mlxfwmanager", "cma_roce_tos", "sysctl", "ofed_info", "talosctl", "find", "done");
     /**
      * A prompt: optional "(env) ", then "user@host:dir", "[user@host dir]", "bash-5.1", or a path, then "$" or "#" and
      * a blank. A line that is only "# words" is a prompt too (a root shell, or a comment: both are not output).
      */
     private static final Pattern PROMPT = Pattern.compile(
             "^\\s*(?:\\([\\w.-]+\\)\\s*)?(\\[[^\\]]*\\]|[\\w.-]+@[^\\s:#$\\]]+(?::\\S*?)?|[\\w.-]+-\\d[\\d.]*|(/\\S*?)|~\\S*?)?\\s?[$#]\\s+(\\S.*)$");
+    /** A line that is only Markdown inline code: one to three backticks around text without a backtick. */
+    private static final Pattern INLINE_CODE = Pattern.compile("^\\s*(`{1,3})([^`]+)\\1\\s*$");
     private static final Pattern TRACE = Pattern.compile("^\\+{1,3} (\\S.*)$");
 
     /** The command on this line, or empty when the line is output. */
     static Optional<Command> of(String line) {
-        Matcher m = PROMPT.matcher(line);
+        Matcher code = INLINE_CODE.matcher(line);
+        String text = code.matches() ? code.group(2) : line;
+        Matcher m = PROMPT.matcher(text);
         if (m.matches()) {
             return Optional.of(command(m.group(3), Optional.ofNullable(m.group(2))));
         }
-        m = TRACE.matcher(line);
+        m = TRACE.matcher(text);
         if (m.matches()) {
             return Optional.of(command(m.group(1), Optional.empty()));
         }
-        String t = line.strip();
+        String t = text.strip();
         // "#ibv_devinfo": a root prompt with no blank before the command, as some guides print it
         String bare = t.matches("[#$][a-z].*") ? t.substring(1) : t;
         String first = bare.split("\\s+", 2)[0];

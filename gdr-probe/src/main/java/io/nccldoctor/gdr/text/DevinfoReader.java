@@ -28,6 +28,8 @@ final class DevinfoReader implements SectionReader {
 
     private final PasteFacts facts;
     private PasteFacts.DeviceFacts device;
+    /** The device's "transport:" line said "unspecified (4)", IBV_TRANSPORT_UNSPECIFIED (AWS EFA). */
+    private boolean unspecifiedTransport;
     private PasteFacts.PortFacts port;
     private boolean listing;
     private Integer width;
@@ -43,6 +45,7 @@ final class DevinfoReader implements SectionReader {
         if (t.startsWith("hca_id:")) {
             device = facts.device(t.substring("hca_id:".length()).strip());
             port = null;
+            unspecifiedTransport = false;
             listing = false;
             return Verdict.FACT;
         }
@@ -83,6 +86,7 @@ final class DevinfoReader implements SectionReader {
 
     private boolean deviceKey(String key, String value, Slot.Line at) {
         switch (key) {
+            case "transport" -> unspecifiedTransport = value.startsWith("unspecified");
             case "fw_ver" -> device.fw.set(value, at, facts.notes);
             case "node_guid" -> device.guid.set(value, at, facts.notes);
             case "vendor_part_id" -> integer(value).ifPresentOrElse(v -> device.partId.set(v, at, facts.notes),
@@ -110,7 +114,7 @@ final class DevinfoReader implements SectionReader {
             case "active_mtu" -> mtu(value, port.activeMtu, at);
             case "sm_lid" -> integer(value).ifPresent(v -> port.smLid.set(v, at, facts.notes));
             case "port_lid" -> integer(value).ifPresent(v -> port.lid.set(v, at, facts.notes));
-            case "link_layer" -> port.linkLayer.set(value, at, facts.notes);
+            case "link_layer" -> port.linkLayer.set(linkLayer(value, at), at, facts.notes);
             case "active_width" -> width = match(WIDTH, value).map(Integer::valueOf).orElse(null);
             case "active_speed" -> laneGbps = match(SPEED, value).map(Double::valueOf).orElse(null);
             default -> {
@@ -123,6 +127,24 @@ final class DevinfoReader implements SectionReader {
             port.rate.set(width + "X × " + laneGbps + " Gbps (active_width × active_speed)", at, facts.notes);
         }
         return Verdict.FACT;
+    }
+
+    /**
+     * devinfo.c before rdma-core 33 printed "InfiniBand" for IBV_LINK_LAYER_UNSPECIFIED too (link_layer_str fell through
+     * to the InfiniBand case; fixed by "libibverbs: Fix reporting link_layer for efa devices", rdma-core PR #884, commit
+     * b87d8c97, which prints "Unspecified"). A device of transport "unspecified" (EFA) has no InfiniBand link layer,
+     * so its "InfiniBand" is read as what sysfs prints for it, "Unknown" (drivers/infiniband/core/sysfs.c
+     * show_port_link_layer), as is the newer "Unspecified".
+     */
+    private String linkLayer(String printed, Slot.Line at) {
+        if (printed.equals("Unspecified") || (unspecifiedTransport && printed.equals("InfiniBand"))) {
+            if (printed.equals("InfiniBand")) {
+                facts.notes.add(device.name + " link layer: printed InfiniBand, read as Unknown (" + at + "): the device's transport "
+                        + "is unspecified (EFA), and ibv_devinfo before rdma-core 33 printed InfiniBand for an unspecified link layer");
+            }
+            return "Unknown";
+        }
+        return printed;
     }
 
     /** "GID[  3]:\t\t::ffff:10.0.0.5, RoCE v2"; the type is printed only for Ethernet ports, and only since rdma-core 28. */

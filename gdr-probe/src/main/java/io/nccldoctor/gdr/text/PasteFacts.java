@@ -24,8 +24,11 @@ final class PasteFacts {
     final List<String> notes = new ArrayList<>();
     private final Map<String, DeviceFacts> devices = new LinkedHashMap<>();
     private final Map<String, NetdevFacts> netdevs = new LinkedHashMap<>();
+    private final List<AdapterFacts> adapters = new ArrayList<>();
     /** Set when a tool said there is no RDMA device ("No IB devices found"). */
     private Slot.Line noDevices;
+    /** Set when show_gids listed no GID at all ("n_gids_found=0"). */
+    private Slot.Line noGids;
 
     DeviceFacts device(String name) {
         return devices.computeIfAbsent(name, DeviceFacts::new);
@@ -35,8 +38,46 @@ final class PasteFacts {
         return netdevs.computeIfAbsent(name, NetdevFacts::new);
     }
 
+    /** A new mlxfwmanager device block: blocks are numbered per call, so a second call's "Device #1" is another block. */
+    AdapterFacts adapter(int number, Slot.Line at) {
+        AdapterFacts a = new AdapterFacts(number, at);
+        adapters.add(a);
+        return a;
+    }
+
+    /**
+     * The mlxfwmanager blocks, with a note where two name one PCI address (two hosts' outputs, or one host's before
+     * and after a firmware update: not one host's adapters) or where adapters at different addresses run different
+     * firmware.
+     */
+    List<RdmaPaste.Adapter> adapters() {
+        List<RdmaPaste.Adapter> out = adapters.stream().map(MlxfwmanagerReader::build).toList();
+        Map<String, List<RdmaPaste.Adapter>> byPci = new LinkedHashMap<>();
+        out.stream().filter(a -> a.pci().isValue()).forEach(a -> byPci.computeIfAbsent(a.pci().get(), k -> new ArrayList<>()).add(a));
+        byPci.forEach((pci, same) -> {
+            if (same.size() > 1) {
+                notes.add("mlxfwmanager: " + same.size() + " blocks name PCI device " + pci + " (lines " + String.join(", ",
+                        same.stream().map(a -> a.line() + " firmware " + a.fw().orElse("?")).toList()) + "): one host has one "
+                        + "device at an address, so these are several hosts' outputs or one host's at different times");
+            }
+        });
+        Set<String> fw = new LinkedHashSet<>();
+        byPci.values().stream().map(same -> same.get(0).fw()).filter(Fact::isValue).forEach(f -> fw.add(f.get()));
+        if (fw.size() > 1) {
+            notes.add("mlxfwmanager: adapters at different PCI addresses run different firmware " + fw + "; the blocks name "
+                    + "no RDMA device, so the devices' firmware check does not see them");
+        }
+        return out;
+    }
+
     void noDevices(Slot.Line at) {
         noDevices = at;
+    }
+
+    void noGids(Slot.Line at) {
+        noGids = at;
+        notes.add("show_gids found no GID on any port of any device (n_gids_found=0, " + at + "): no RDMA device is visible "
+                + "there, or none of its ports has a GID; RDMA (RoCE or InfiniBand) cannot connect without one");
     }
 
     /** Ties a net device to a port: show_gids' DEV column, ibdev2netdev, rdma link's netdev, gid_attrs/ndevs. */
@@ -48,6 +89,7 @@ final class PasteFacts {
     RdmaDevices rdma() {
         Set<String> tied = new LinkedHashSet<>();
         List<RdmaDevices.RdmaDevice> list = new ArrayList<>();
+        Map<String, List<String>> inferred = new TreeMap<>();
         for (DeviceFacts d : devices.values()) {
             if (d.name.equals(RdmaPaste.UNNAMED)) {
                 continue; // counters of a device the paste does not name: kept with the counters only
@@ -56,16 +98,23 @@ final class PasteFacts {
             d.ports.values().forEach(p -> {
                 tied.addAll(p.netdevs);
                 p.linkLayerFrom(d.protocol, notes);
+                p.linkLayerFromRdmaLink(notes).ifPresent(l -> inferred.computeIfAbsent(l, k -> new ArrayList<>()).add(p.inferredFrom()));
                 ports.add(p.build(this));
             });
             list.add(new RdmaDevices.RdmaDevice(d.name, d.pci.fact(NOT_IN_INPUT), d.fw.fact(NOT_IN_INPUT), d.guid.fact(NOT_IN_INPUT),
                     d.ports.isEmpty() ? Fact.absent("no port of " + d.name + " in the input") : Fact.of(ports),
                     d.partId.fact(NOT_IN_INPUT)));
         }
+        inferred.forEach((layer, ports) -> notes.add("link layer " + layer + ", inferred (no tool in the input printed it) for "
+                + String.join(", ", ports) + (layer.equals("InfiniBand") ? ": rdma link printed lid and sm_lid, which the kernel "
+                + "sends for InfiniBand ports only" : ": rdma link printed no lid or sm_lid, which the kernel sends for every "
+                + "InfiniBand port, and the port has a net device (RoCE or iWARP)")));
         List<RdmaDevices.Netdev> others = netdevs.values().stream().filter(n -> !tied.contains(n.name) && n.statesSomething())
                 .map(NetdevFacts::build).toList();
         if (list.isEmpty() && noDevices == null) {
-            return new RdmaDevices(Fact.absent("the input names no RDMA device"), others);
+            return new RdmaDevices(Fact.absent(noGids == null ? "the input names no RDMA device" : "show_gids found no GID on "
+                    + "any port (n_gids_found=0, " + noGids + "): no RDMA device is visible there, or none of its ports has a "
+                    + "GID, and RDMA cannot connect without one; the input names no device"), others);
         }
         return new RdmaDevices(Fact.of(list), others);
     }
@@ -97,6 +146,34 @@ final class PasteFacts {
 
     private static Fact<Map<String, Fact<Long>>> folder(Map<String, Fact<Long>> values, String name) {
         return values.isEmpty() ? Fact.absent("no " + name + " in the input") : Fact.of(new TreeMap<>(values));
+    }
+
+    /** One mlxfwmanager device block. */
+    static final class AdapterFacts {
+        final int number;
+        final Slot.Line from;
+        final Slot<String> type;
+        final Slot<String> partNumber;
+        final Slot<String> psid;
+        final Slot<String> pci;
+        final Slot<String> fw;
+        final Slot<String> fwRunning;
+        final Slot<String> fwAvailable;
+        final Slot<String> status;
+
+        AdapterFacts(int number, Slot.Line from) {
+            this.number = number;
+            this.from = from;
+            String label = "mlxfwmanager Device #" + number + " (" + from + ")";
+            type = new Slot<>(label + " type");
+            partNumber = new Slot<>(label + " part number");
+            psid = new Slot<>(label + " PSID");
+            pci = new Slot<>(label + " PCI device name");
+            fw = new Slot<>(label + " firmware");
+            fwRunning = new Slot<>(label + " running firmware");
+            fwAvailable = new Slot<>(label + " available firmware");
+            status = new Slot<>(label + " status");
+        }
     }
 
     /** One RDMA device. */
@@ -141,6 +218,10 @@ final class PasteFacts {
         final Set<String> netdevs = new LinkedHashSet<>();
         final Map<String, Fact<Long>> counters = new LinkedHashMap<>();
         final Map<String, Fact<Long>> hwCounters = new LinkedHashMap<>();
+        /** An rdma link line of this port with InfiniBand-only attributes (lid, sm_lid …), or one without them. */
+        Slot.Line rdmaLinkIb;
+        Slot.Line rdmaLinkPlain;
+        private String linkLayerAbsent = NOT_IN_INPUT;
         private final String label;
 
         PortFacts(String device, int number) {
@@ -180,6 +261,33 @@ final class PasteFacts {
             }
         }
 
+        /**
+         * The link layer an rdma link line shows by its shape, where no tool printed one: InfiniBand when the line has
+         * lid, sm_lid, subnet_prefix (only InfiniBand and Omni-Path ports get them, {@link RdmaToolReader}); Ethernet
+         * when it has none and the port has a net device (RoCE and iWARP ports have one; EFA ports, which get none
+         * either, have no net device). Returns the link layer inferred, or empty.
+         */
+        Optional<String> linkLayerFromRdmaLink(List<String> notes) {
+            if (linkLayer.isSet() || (rdmaLinkIb == null && rdmaLinkPlain == null)) {
+                return Optional.empty();
+            }
+            if (rdmaLinkIb != null) {
+                linkLayer.set("InfiniBand", rdmaLinkIb, notes);
+            } else if (!netdevs.isEmpty()) {
+                linkLayer.set("Ethernet", rdmaLinkPlain, notes);
+            } else {
+                linkLayerAbsent = NOT_IN_INPUT + " (rdma link printed no lid or sm_lid (" + rdmaLinkPlain + "): not InfiniBand; "
+                        + "with no net device in the input it may be RoCE, iWARP or EFA)";
+                return Optional.empty();
+            }
+            return Optional.of(linkLayer.value());
+        }
+
+        /** "mlx5_0 port 1 (rdma link, line 13)". */
+        String inferredFrom() {
+            return label + " (" + linkLayer.from() + ")";
+        }
+
         RdmaDevices.RdmaPort build(PasteFacts all) {
             Optional<GidFacts> v2 = gids.values().stream().filter(g -> "RoCE v2".equals(g.type.value())).findFirst();
             if (!linkLayer.isSet() && v2.isPresent()) {
@@ -193,7 +301,7 @@ final class PasteFacts {
                     : Fact.of(gids.values().stream().filter(g -> !g.gid.equals(Gids.ZERO)).map(GidFacts::build).toList());
             List<RdmaDevices.Netdev> nds = netdevs.stream().map(all::netdev).map(NetdevFacts::build).toList();
             return new RdmaDevices.RdmaPort(number, state.fact(NOT_IN_INPUT), phys.fact(NOT_IN_INPUT), gbps.fact(NOT_IN_INPUT),
-                    rate.fact(NOT_IN_INPUT), linkLayer.fact(NOT_IN_INPUT), gidList,
+                    rate.fact(NOT_IN_INPUT), linkLayer.fact(linkLayerAbsent), gidList,
                     nds.isEmpty() ? Fact.absent("no net device of this port in the input") : Fact.of(nds),
                     activeMtu.fact(NOT_IN_INPUT), maxMtu.fact(NOT_IN_INPUT), lid.fact(NOT_IN_INPUT), smLid.fact(NOT_IN_INPUT),
                     trafficClass.fact(NOT_IN_INPUT));

@@ -16,7 +16,8 @@ public enum RdmaKind {
     RDMA_DEV("rdma dev", "rdma dev (iproute2)"),
     SHOW_COUNTERS("show_counters", "show_counters (hw_counters per port)"),
     MLNX_QOS("mlnx_qos", "mlnx_qos -i IFACE"),
-    ETHTOOL("ethtool -S", "ethtool -S IFACE");
+    ETHTOOL("ethtool -S", "ethtool -S IFACE"),
+    MLXFWMANAGER("mlxfwmanager", "mlxfwmanager --query (firmware and PSID per adapter)");
 
     private final String key;
     private final String description;

@@ -2,7 +2,10 @@ package io.nccldoctor.gdr.text;
 
 import io.nccldoctor.gdr.CounterSnapshot;
 import io.nccldoctor.gdr.RdmaDevices;
+import io.nccldoctor.core.Fact;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * What a paste of RDMA state text says, in the live probes' records, and how much of it was read.
@@ -16,9 +19,11 @@ import java.util.List;
  * @param lines         how every line of the input was taken
  * @param notUnderstood the lines no reader took, with their line numbers: never dropped silently
  * @param notes         what a reader of the facts must know: sections that disagree, counts that do not add up
+ * @param adapters      mlxfwmanager's device blocks: firmware per adapter, named by PCI address, not by RDMA device
  */
 public record RdmaPaste(String source, List<Section> sections, RdmaDevices rdma, List<CounterSnapshot.Port> counters,
-                        List<CounterSnapshot.Netdev> otherEthtool, Lines lines, List<Unread> notUnderstood, List<String> notes) {
+                        List<CounterSnapshot.Netdev> otherEthtool, Lines lines, List<Unread> notUnderstood, List<String> notes,
+                        List<Adapter> adapters) {
 
     /** The name a device or interface gets when the paste does not say which one a listing belongs to. */
     public static final String UNNAMED = "(not named in the input)";
@@ -29,6 +34,7 @@ public record RdmaPaste(String source, List<Section> sections, RdmaDevices rdma,
         otherEthtool = List.copyOf(otherEthtool);
         notUnderstood = List.copyOf(notUnderstood);
         notes = List.copyOf(notes);
+        adapters = List.copyOf(adapters);
     }
 
     /**
@@ -54,6 +60,31 @@ public record RdmaPaste(String source, List<Section> sections, RdmaDevices rdma,
     /** @param line counting from 1 */
     public record Unread(int line, String text) {
     }
+
+    /**
+     * One mlxfwmanager device block.
+     *
+     * @param number      its "Device #N"
+     * @param line        the line of "Device #N:"
+     * @param pci         "PCI Device Name": a PCI address ("42:00.0") or an mst device ("/dev/mst/mt4099_pci_cr0")
+     * @param fw          the burned firmware ("Current" of the FW row)
+     * @param fwRunning   "FW (Running)", printed when it differs from the burned firmware (a reset is pending)
+     * @param fwAvailable the firmware of the image mlxfwmanager compared with ("Available")
+     */
+    public record Adapter(int number, int line, Fact<String> type, Fact<String> partNumber, Fact<String> psid, Fact<String> pci,
+                          Fact<String> fw, Fact<String> fwRunning, Fact<String> fwAvailable, Fact<String> status) {
+    }
+
+    /**
+     * Whether a section opened with a line only its tool prints ("hca_id:", "CA '…'", "Infiniband device '…' port N
+     * status:", show_gids' header): the text holds that tool's output, whatever else surrounds it.
+     */
+    public boolean headed() {
+        return sections.stream().anyMatch(s -> HEADED.contains(s.kind()));
+    }
+
+    private static final Set<RdmaKind> HEADED = EnumSet.of(RdmaKind.IBV_DEVINFO, RdmaKind.IBSTAT, RdmaKind.IBSTATUS,
+            RdmaKind.SHOW_GIDS);
 
     /** The tools whose output was recognised, each once, in order of first appearance. */
     public List<RdmaKind> kinds() {

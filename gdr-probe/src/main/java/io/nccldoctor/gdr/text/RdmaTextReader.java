@@ -37,7 +37,8 @@ public final class RdmaTextReader {
             new Shape(RdmaKind.MLNX_QOS, (l, c) -> MlnxQosReader.OPENS.matcher(l).matches(), MlnxQosReader::new),
             new Shape(RdmaKind.SHOW_COUNTERS, (l, c) -> CounterListReader.SHOW_COUNTERS.matcher(l).matches(),
                     CounterListReader::showCounters),
-            new Shape(RdmaKind.ETHTOOL, CounterListReader::opensEthtool, CounterListReader::ethtool));
+            new Shape(RdmaKind.ETHTOOL, CounterListReader::opensEthtool, CounterListReader::ethtool),
+            new Shape(RdmaKind.MLXFWMANAGER, (l, c) -> MlxfwmanagerReader.OPENS.matcher(l).matches(), (f, c) -> new MlxfwmanagerReader(f)));
 
     /** `echo 106 > /sys/class/infiniband/mlx5_2/tc/1/traffic_class`, MLNX_OFED's per-port default traffic class. */
     private static final Pattern TC_WRITE = Pattern.compile("echo\\s+(\\d+)\\s*>\\s*/sys/class/infiniband/([\\w.-]+)/tc/(\\d+)/traffic_class");
@@ -147,7 +148,7 @@ public final class RdmaTextReader {
 
     private RdmaPaste result(int total) {
         return new RdmaPaste(source, sections, facts.rdma(), facts.counterPorts(), facts.otherEthtool(),
-                new RdmaPaste.Lines(total, factLines, known, skipped, unread.size()), unread, facts.notes);
+                new RdmaPaste.Lines(total, factLines, known, skipped, unread.size()), unread, facts.notes, facts.adapters());
     }
 
     private static String abbreviate(String s) {

@@ -2,6 +2,7 @@ package io.nccldoctor.gdr.text;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -9,11 +10,20 @@ import java.util.regex.Pattern;
  * iproute2's `rdma link` and `rdma dev` (rdma/link.c, rdma/dev.c): one line per port or device of "key value" pairs.
  * Since iproute2 5.5 a port line starts "link mlx5_0/1 "; before, "1/1: mlx5_0/1: ". With -d, a "caps: <…>" line
  * follows. rdma link's physical_state names 4 "ARMED", which is port configuration training.
+ * <p>
+ * rdma link prints no link layer, but its line shows one: the kernel sends subnet_prefix, lid, sm_lid and lmc for a
+ * port only when rdma_protocol_ib() holds for it (drivers/infiniband/core/nldev.c fill_port_info, so since the
+ * attributes exist, Linux 4.16), that is for InfiniBand and Omni-Path ports, never for RoCE, iWARP, usNIC or EFA
+ * ones; and iproute2 prints each attribute the kernel sent (rdma/link.c). The reader records which shape each line
+ * had; {@link PasteFacts} turns it into an inferred link layer where no tool printed one.
  */
 final class RdmaToolReader implements SectionReader {
 
     static final Pattern LINK = Pattern.compile("^\\s*(?:link\\s+|\\d+/\\d+:\\s+)([\\w.-]+)/(\\d+):?\\s+(.*?)\\s*$");
     static final Pattern DEV = Pattern.compile("^\\s*\\d+:\\s+([\\w.-]+):\\s+(node_type\\s.*?)\\s*$");
+
+    /** The port attributes nldev sends for InfiniBand (and Omni-Path) ports only. */
+    private static final Set<String> IB_ONLY = Set.of("subnet_prefix", "lid", "sm_lid", "lmc");
 
     private final PasteFacts facts;
 
@@ -50,6 +60,12 @@ final class RdmaToolReader implements SectionReader {
 
     private Verdict port(String device, int n, List<String[]> kv, Slot.Line at) {
         PasteFacts.PortFacts port = facts.device(device).port(n);
+        boolean ib = kv.stream().anyMatch(p -> IB_ONLY.contains(p[0]));
+        if (ib) {
+            port.rdmaLinkIb = at;
+        } else {
+            port.rdmaLinkPlain = at;
+        }
         List<String> unknown = new ArrayList<>();
         for (String[] p : kv) {
             switch (p[0]) {

@@ -9,6 +9,9 @@ import java.util.regex.Pattern;
  * ("mlx5_0 1 3 0000:…:ffff:0a00:0005 10.0.0.5 v2 ens1f0"), then "n_gids_found=N". Columns are separated by tabs
  * in the script's output and by spaces once pasted; the IPv4 column is empty for non-IPv4 GIDs and the netdev
  * column empty when sysfs names none. VER is the end of the sysfs type: "v1" for "IB/RoCE v1", "v2" for "RoCE v2".
+ * The script walks /sys/class/infiniband/DEV/ports/N/gids/ and skips only zero GIDs, so "n_gids_found=0" with no row
+ * means that no port of any device it could see has a GID: none is visible (a container without the device), or the
+ * ports have no address to make one from.
  */
 final class ShowGidsReader implements SectionReader {
 
@@ -34,6 +37,8 @@ final class ShowGidsReader implements SectionReader {
             int n = Integer.parseInt(count.group(1));
             if (n != rows) {
                 facts.notes.add("show_gids says n_gids_found=" + n + " but " + rows + " rows were read (" + at + ")");
+            } else if (n == 0) {
+                facts.noGids(at);
             }
             return Verdict.KNOWN;
         }

@@ -152,7 +152,9 @@ final class Recognisers {
     private static Recognition rdma(Head h) {
         RdmaPaste p = RdmaTextReader.parse(h.lines(), h.source());
         String kinds = p.kinds().stream().map(RdmaKind::key).collect(Collectors.joining(", "));
-        return new Recognition(InputKind.RDMA, p, p.lines().facts() + p.lines().known(), p.lines().notUnderstood(), false,
+        // a tool's own header line (hca_id:, CA '…', ibstatus' "Infiniband device … status:") shows the kind however
+        // much unknown text surrounds it; that text is listed as not understood
+        return new Recognition(InputKind.RDMA, p, p.lines().facts() + p.lines().known(), p.lines().notUnderstood(), p.headed(),
                 "its " + kinds + " output");
     }
 

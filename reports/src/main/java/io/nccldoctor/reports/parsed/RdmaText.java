@@ -29,6 +29,7 @@ public final class RdmaText {
                 + "; " + l.total() + " lines: " + l.facts() + " read, " + l.known() + " known and not needed, " + l.skipped()
                 + " blank or commands, " + l.notUnderstood() + " not understood)\n");
         devices(out, p.rdma());
+        adapters(out, p.adapters());
         counters(out, p.counters(), p.otherEthtool());
         findings(out, j.evaluation());
         if (!p.notes().isEmpty()) {
@@ -136,6 +137,17 @@ public final class RdmaText {
             out.append("Not checked\n");
             e.notChecked().forEach(n -> out.append("  ").append(n.code()).append("  ").append(n.reason()).append('\n'));
         }
+    }
+
+    /** mlxfwmanager's blocks: adapters by PCI address, which name no RDMA device. */
+    private static void adapters(StringBuilder out, List<RdmaPaste.Adapter> adapters) {
+        if (!adapters.isEmpty()) {
+            out.append("Adapters (mlxfwmanager; they name no RDMA device)\n");
+        }
+        adapters.forEach(a -> out.append("  Device #").append(a.number()).append(" (line ").append(a.line()).append(")")
+                .append(value("  PCI ", a.pci())).append(value("  ", a.type())).append(value("  ", a.partNumber()))
+                .append(value("  PSID ", a.psid())).append(value("  fw ", a.fw())).append(value("  running ", a.fwRunning()))
+                .append(value("  available ", a.fwAvailable())).append(value("  ", a.status())).append('\n'));
     }
 
     private static String value(String label, Fact<?> f) {

@@ -24,9 +24,12 @@ public final class RdmaPortNotActive implements Rule {
                     + "needs a GUID and a subnet manager that supports virtualization.",
             "state and phys_state of every port in /sys/class/infiniband (or the state ibv_devinfo, ibstat, ibstatus or "
                     + "rdma link print), with the port's LID and SM LID",
-            "Check the cable and the switch port (`ibstat`, `rdma link`); for InfiniBand, that a subnet manager runs "
-                    + "(`sminfo`; opensm or the switch's SM) and reaches the port (INIT/ARMED); exclude the port with "
-                    + "NCCL_IB_HCA until it is fixed, or drain the node.");
+            "Physical state Disabled is no cable fault: on InfiniBand the port was disabled by management (enable it: "
+                    + "`ibportstate -C DEV -P PORT LID PORTNUM enable`, or on the switch), on Ethernet its net device is "
+                    + "down or has no carrier (`ip link set dev IFACE up`, then the cable). Otherwise (Polling, Sleep, "
+                    + "DOWN) check the cable and the switch port (`ibstat`, `rdma link`); for InfiniBand, that a subnet "
+                    + "manager runs (`sminfo`; opensm or the switch's SM) and reaches the port (INIT/ARMED); exclude the "
+                    + "port with NCCL_IB_HCA until it is fixed, or drain the node.");
 
     /** The LID a port has before a subnet manager assigns one (IBA: 0xFFFF is the permissive LID). */
     static final int NO_LID = 0xFFFF;
@@ -65,8 +68,11 @@ public final class RdmaPortNotActive implements Rule {
         return findings.isEmpty() ? Outcome.pass() : Outcome.flag(findings);
     }
 
-    /** What LID and SM LID say about an InfiniBand port that has link but is not ACTIVE. */
+    /** What the physical state, LID and SM LID say about a port that is not ACTIVE. */
     private static String why(RdmaDevices.RdmaPort port) {
+        if (port.physState().orElse("").equals("Disabled")) {
+            return disabled(port.linkLayer().orElse(""));
+        }
         boolean link = port.physState().orElse("").equals("LinkUp");
         boolean ib = port.linkLayer().orElse("").equals("InfiniBand");
         if (!link || !ib || !port.lid().isValue() || port.lid().get() != NO_LID) {
@@ -77,5 +83,22 @@ public final class RdmaPortNotActive implements Rule {
         }
         return ": link up but LID " + NO_LID + " (none assigned)" + port.smLid().map(l -> " while the subnet manager at LID " + l
                 + " is known").orElse("");
+    }
+
+    /**
+     * Physical state 3, Disabled. On InfiniBand it is IBTA PortPhysicalState Disabled: the port was switched off by
+     * management (a SubnSet(PortInfo), as `ibportstate … disable` sends, infiniband-diags/ibportstate.c), and it
+     * stays off whatever the cable does. Ethernet RDMA drivers report it when the net device is not running or has no
+     * carrier (mlx5_query_port_roce, irdma_query_port, qedr, ocrdma, mana_ib: "phys_state = DISABLED" unless
+     * netif_running and netif_carrier_ok).
+     */
+    private static String disabled(String linkLayer) {
+        String ib = "switched off by management (`ibportstate … disable`, the subnet manager or the switch), not a cable fault";
+        String eth = "its net device is down or has no carrier (an Ethernet RDMA driver reports Disabled then)";
+        return switch (linkLayer) {
+            case "InfiniBand" -> ": " + ib;
+            case "Ethernet" -> ": " + eth;
+            default -> ": on InfiniBand, " + ib + "; on Ethernet, " + eth;
+        };
     }
 }

@@ -68,6 +68,29 @@ final class RdmaPorts {
         return out;
     }
 
+    /**
+     * Why no port is judged as RoCE: how many are InfiniBand and how many have no link layer read. The net device
+     * rules ({@link #nics}) still look at the net devices of the latter, which is said here so the two do not seem to
+     * disagree.
+     */
+    static String whyNoRoce(List<Port> ports) {
+        long ib = ports.stream().filter(p -> p.port().linkLayer().orElse("").equals("InfiniBand")).count();
+        long unknown = ports.stream().filter(p -> !p.port().linkLayer().isValue()).count();
+        long other = ports.size() - ib - unknown;
+        List<String> parts = new ArrayList<>();
+        if (ib > 0) {
+            parts.add(ib + " InfiniBand port" + (ib == 1 ? "" : "s"));
+        }
+        if (other > 0) {
+            parts.add(other + " port" + (other == 1 ? "" : "s") + " of another link layer (" + String.join(", ", ports.stream().map(p -> p.port().linkLayer())
+                    .filter(Fact::isValue).map(Fact::get).filter(l -> !l.equals("InfiniBand")).distinct().toList()) + ")");
+        }
+        if (unknown > 0) {
+            parts.add(unknown + " port" + (unknown == 1 ? "" : "s") + " with no link layer read (their net devices, if any, are still checked by the net device rules)");
+        }
+        return "no RoCE port: " + String.join(", ", parts);
+    }
+
     static String whyNone(Snapshot s) {
         return Sections.rdma(s).map(r -> r.devices().isValue() ? "no RDMA device" : r.devices().reason()).orElse("RDMA devices not probed");
     }

@@ -175,7 +175,7 @@ public final class RoceConfig implements Rule {
         }
         List<RdmaPorts.Port> roce = ports.get().stream().filter(RdmaPorts.Port::roce).toList();
         if (roce.isEmpty()) {
-            return Outcome.waived("no RoCE port (all InfiniBand, or no link layer read)");
+            return Outcome.waived(RdmaPorts.whyNoRoce(ports.get()));
         }
         List<RdmaPorts.Port> judged = roce.stream().filter(judgeable).toList();
         if (judged.isEmpty()) {
