@@ -170,7 +170,7 @@ final class Recognisers {
      */
     private static Recognition topoXml(Head h) {
         if (!NcclTopoXml.holdsXml(h.text())) {
-            throw new InputException(h.source() + ": not XML (no line starts with '<'); give NCCL's or RCCL's topology file");
+            throw new InputException(h.source() + ": not XML (it does not start with '<'); give NCCL's or RCCL's topology file");
         }
         PciReading r = PciReading.ncclTopoXml(h.text(), h.source());
         int unread = distinctLines(r.notUnderstood().stream().filter(l -> l.startsWith(h.source() + ":")).toList(),
