@@ -49,6 +49,14 @@ class PastedTopologyRulesTest {
     }
 
     @Test
+    void theH800ListingOfThePublicFixturesIsNotJudgedOnAMadeUpPathEither() throws IOException {
+        Path fixture = Path.of("../pcie-inspect/src/test/resources/fixtures/public/lspci-verbose-listing-bcm57508-cx7-h800.txt");
+        Evaluation e = judge(PciReading.lspciVerbose(Files.readString(fixture, StandardCharsets.UTF_8), "h800"));
+        assertThat(e.findings()).as("was 2 × GDR_DISABLED_BY_DISTANCE through PHB").isEmpty();
+        assertThat(reason(e, "GDR_DISABLED_BY_DISTANCE")).contains("has no tree");
+    }
+
+    @Test
     void aTreeWithoutNamesDoesNotSayNoGpu() throws IOException {
         Evaluation e = judge(PciReading.lspciTree(text("lspci-tree/lspci-tree-t-no-names-2x-rtx5090-switch-club3090.txt"), "club3090"));
         assertThat(e.findings()).isEmpty();
