@@ -87,6 +87,10 @@ final class CorpusFacts {
         k.put("corpus/lspci-tree/lspci-tree-kata-host-a100x-bf2-two-fragments.txt\tfunctions",
                 "the first bridge of each fragment has no bus in the text (the lines above it were cut): listed as not read, "
                         + "the buses below it read in domain 0000");
+        for (String f : List.of("lspci-tree-mid-fragment-cx5-vfs-v100-nccl246.txt", "lspci-tree-mid-fragment-skylake-cx5-nccl246.txt")) {
+            k.put("corpus/lspci-tree/" + f + "\tfunctions", "the functions on buses whose bracket is above the cut have no address in "
+                    + "the text: counted and named in one not-read entry, not made devices (functionsWithAddress is what the census counts)");
+        }
         k.put("corpus/nccl-topo-xml/nccl-topo-aws-p5-48xl-nics-only-no-gpus.xml\tnics", "the 32 leaf <pci> elements give no class, "
                 + "vendor or device: counted as functions whose class is not given (listed as not understood); only the file's comment "
                 + "calls them NICs");

@@ -32,6 +32,10 @@ final class LspciRaw {
     String driver;
     String subsystem;
     int[] busRange;
+    /** True for a function of an {@code lspci -t} tree: its parent is what the tree shows, never inferred. */
+    boolean inTree;
+    /** True for a bridge known only as a component of another function's {@code lspci -PP} path. */
+    boolean bridgeOfPath;
     /** True when no header line named this function (grep'd excerpts). */
     boolean headerless;
     int firstLine;
@@ -50,7 +54,9 @@ final class LspciRaw {
             out.add("the device address (no header line, no `lspci -s BDF`)");
         }
         if (headerless) {
-            out.add("class, vendor and device ids (no header line)");
+            out.add(driver != null && PciIds.vendorOfDriver(driver).isPresent()
+                    ? "class and device id (no header line; the vendor, " + PciIds.vendorOfDriver(driver).get() + ", is its driver's)"
+                    : "class, vendor and device ids (no header line)");
         }
         addIf(out, maxSpeed == null, "LnkCap");
         addIf(out, speed == null, "LnkSta");

@@ -77,8 +77,15 @@ public final class LspciText {
 
     // ---- lspci -tv ----------------------------------------------------------------------------------------------
 
-    private record Context(String domain, String bus, String parent) {
+    /**
+     * A bus of the tree: its domain and number, and the bridge it is the secondary bus of (null for a root bus, or
+     * for a bus whose bridge the text does not show: then {@code rooted} tells which).
+     */
+    private record Context(String domain, String bus, String parent, boolean rooted) {
     }
+
+    /** Functions of a tree fragment whose bus bracket is above the cut: name (or "") → their device.function. */
+    private final Map<String, List<String>> unseenBus = new LinkedHashMap<>();
 
     private void parseTree(List<String> lines, String source) {
         Map<Integer, Context> byColumn = new HashMap<>();
@@ -92,12 +99,33 @@ public final class LspciText {
                 problems.add(source + ":" + (n + 1) + ": not a tree line: " + line.strip());
             }
         }
+        unseenBusSummary(source);
     }
 
-    /** The devices of one tree line; returns how many. */
+    /**
+     * One entry for the functions of a mid-tree fragment whose bus is not shown: lspci prints a function as "dev.fn"
+     * below its bus's bracket (ls-tree.c show_tree_dev), so without that line their bus, and so their address, is
+     * unknown. Their lines are tree lines; the functions are counted and named here, not made up as devices.
+     */
+    private void unseenBusSummary(String source) {
+        if (unseenBus.isEmpty()) {
+            return;
+        }
+        List<String> groups = new ArrayList<>();
+        int count = 0;
+        for (Map.Entry<String, List<String>> e : unseenBus.entrySet()) {
+            count += e.getValue().size();
+            groups.add(e.getValue().size() + " × " + (e.getKey().isEmpty() ? "(no name)" : e.getKey()) + " (" + String.join(" ", e.getValue()) + ")");
+        }
+        problems.add(source + ": " + count + " functions on buses whose bracket is above the cut (a fragment of a tree), not read as "
+                + "devices because their bus, and so their address, is not in the text: " + String.join("; ", groups));
+    }
+
+    /** The devices of one tree line; returns how many (functions on a bus the text does not show included). */
     private int treeLine(String line, int number, String source, Map<Integer, Context> byColumn) {
         Context current = null;
         String last = null;
+        boolean lastUnseen = false;
         int found = 0;
         Matcher m = TREE_TOKEN.matcher(line);
         int namesFrom = line.length();
@@ -105,11 +133,12 @@ public final class LspciText {
             if (m.group(2) != null) {
                 if (m.group(1) == null && last == null) {
                     // a fragment of a tree whose lines above were cut: the bridge's own bus is lost, its secondary bus is not
-                    problems.add(source + ":" + number + ": bus bracket -[" + m.group(2) + "] without its bridge: the buses below it "
-                            + "are read in domain 0000 (a fragment does not show its domain)");
+                    problems.add(source + ":" + number + ": bus bracket -[" + m.group(2) + "] " + (lastUnseen ? "of a bridge on a bus the text "
+                            + "does not show" : "without its bridge") + ": the buses below it are read in domain 0000 (a fragment does not show "
+                            + "its domain), and what lies above them is unknown");
                 }
                 String domain = m.group(1) != null ? m.group(1).toLowerCase(Locale.ROOT) : last == null ? "0000" : last.substring(0, last.indexOf(':'));
-                current = new Context(domain, m.group(2).toLowerCase(Locale.ROOT), m.group(1) != null ? null : last);
+                current = new Context(domain, m.group(2).toLowerCase(Locale.ROOT), m.group(1) != null ? null : last, m.group(1) != null);
                 if (m.group(1) == null && last != null) { // "04.0-[01-04]": a bridge, even with nothing behind it ("08.0-[05]--")
                     int secondary = Integer.parseInt(m.group(2), 16);
                     raw.get(last).busRange = new int[] {secondary, m.group(3) != null ? Integer.parseInt(m.group(3), 16) : secondary};
@@ -121,19 +150,26 @@ public final class LspciText {
                 continue;
             }
             Context ctx = current != null ? current : column(byColumn, m.start() - 2);
-            if (ctx == null) {
-                problems.add(source + ":" + number + ": device " + m.group() + " with no bus above it");
+            int nameStart = line.indexOf("  ", m.end());
+            boolean named = nameStart >= 0 && line.substring(m.end(), nameStart).isBlank();
+            if (named) {
+                namesFrom = nameStart;
+            }
+            found++;
+            current = null;
+            if (ctx == null) { // a mid-tree fragment: the bracket of this function's bus is above the cut
+                unseenBus.computeIfAbsent(named ? line.substring(nameStart).strip() : "", k -> new ArrayList<>()).add(m.group());
+                last = null;
+                lastUnseen = true;
                 continue;
             }
             String address = ctx.domain() + ":" + ctx.bus() + ":" + m.group(4).toLowerCase(Locale.ROOT) + "." + m.group(5);
             LspciRaw r = raw.computeIfAbsent(address, LspciRaw::new);
-            r.parent = ctx.parent() != null ? ctx.parent() : "pci" + ctx.domain() + ":" + ctx.bus();
+            r.parent = ctx.parent() != null ? ctx.parent() : ctx.rooted() ? "pci" + ctx.domain() + ":" + ctx.bus() : null;
+            r.inTree = true;
             last = address;
-            current = null;
-            found++;
-            int nameStart = line.indexOf("  ", m.end());
-            if (nameStart >= 0 && line.substring(m.end(), nameStart).isBlank()) {
-                namesFrom = nameStart;
+            lastUnseen = false;
+            if (named) {
                 treeName(r, line.substring(nameStart).strip());
             }
         }
@@ -192,16 +228,28 @@ public final class LspciText {
         List<LspciFragment> out = new ArrayList<>();
         for (LspciRaw r : fragmentRaws) {
             Fact<String> device = r.address != null ? Fact.of(r.address) : Fact.absent("no header line and no `lspci -s BDF` names it");
-            out.add(new LspciFragment(sources.get(sources.size() - 1), r.firstLine, r.lastLine, device, link(r), config(r), r.missing()));
+            Fact<String> driver = fact(r.driver, "no 'Kernel driver in use' line");
+            Fact<String> vendor = driver.isValue() ? PciIds.vendorOfDriver(driver.get())
+                    .map(Fact::of).orElse(Fact.absent("driver " + driver.get() + " does not tell the vendor"))
+                    : Fact.absent("no header line and no 'Kernel driver in use' line");
+            out.add(new LspciFragment(sources.get(sources.size() - 1), r.firstLine, r.lastLine, device, link(r), config(r), driver,
+                    vendor, r.missing()));
         }
         return out;
     }
 
-    /** A device whose parent the tree did not give hangs from the bridge with the tightest bus range containing its bus. */
+    /**
+     * A device whose parent the tree did not give hangs from the bridge with the tightest bus range containing its bus.
+     * A bus no bridge's range covers is a root bus when it is bus 00 (a bridge's secondary bus is always above its
+     * primary, so bus 00 is nobody's), or when every PCI bridge of the text printed its "Bus:" line (a whole -vvv
+     * listing). Otherwise (a plain listing, a grep'd or snipped excerpt) nothing says what lies above the function,
+     * and its parent stays unknown: a listing is no tree.
+     */
     private void inferParentsFromBusRanges() {
         List<LspciRaw> bridges = raw.values().stream().filter(b -> b.busRange != null).toList();
+        boolean everyBridge = !bridges.isEmpty() && raw.values().stream().filter(LspciText::pciBridge).allMatch(b -> b.busRange != null);
         for (LspciRaw r : raw.values()) {
-            if (r.parent != null) {
+            if (r.parent != null || r.inTree) {
                 continue;
             }
             String domainBus = domainBus(r.address);
@@ -214,8 +262,14 @@ public final class LspciText {
                     best = b;
                 }
             }
-            r.parent = best != null ? best.address : "pci" + domainBus;
+            r.parent = best != null ? best.address : bus == 0 || everyBridge ? "pci" + domainBus : null;
         }
+    }
+
+    /** A PCI-to-PCI bridge by its class code or class name (a host or ISA bridge has no secondary bus). */
+    private static boolean pciBridge(LspciRaw r) {
+        String cls = r.cls != null ? r.cls : r.className != null ? PciIds.classOfName(r.className).orElse("") : "";
+        return cls.startsWith("0604");
     }
 
     private PciDevice toDevice(LspciRaw r, boolean hasChildren) {
@@ -225,10 +279,11 @@ public final class LspciText {
         String noTree = "not in the lspci text";
         Fact<PciDevice.PciNames> names = r.name != null
                 ? Fact.of(new PciDevice.PciNames("", r.name, r.className != null ? r.className : ""))
-                : Fact.absent(r.headerless ? "no header line in the lspci text" : noTree);
+                : Fact.absent(r.headerless ? "no header line in the lspci text" : r.bridgeOfPath
+                        ? "only its address, as a bridge in the `lspci -PP` path of another function" : noTree);
         return new PciDevice(r.address, vendor, device, cls, DeviceKind.classify(vendor, device, cls),
                 names, fact(r.driver, "no 'Kernel driver in use' line"),
-                r.numa == null || r.numa < 0 ? Fact.absent("no NUMA node line") : Fact.of(r.numa), Fact.of(path(r)),
+                r.numa == null || r.numa < 0 ? Fact.absent("no NUMA node line") : Fact.of(r.numa), path(r),
                 link(r), config(r), Fact.absent("lspci does not print AER counters"), Fact.absent(noTree),
                 fact(r.subsystem, "no Subsystem ids (lspci without -nn)"));
     }
@@ -259,20 +314,28 @@ public final class LspciText {
                 fact(r.ats, "no ATSCtl line (no ATS capability, or lspci run without -vv)"));
     }
 
-    private String path(LspciRaw r) {
+    /**
+     * The sysfs-shaped path from the root complex down to the function, or absent when the text does not show what
+     * lies above it (a listing without a tree, a tree fragment cut above a bus).
+     */
+    private Fact<String> path(LspciRaw r) {
         List<String> chain = new ArrayList<>();
         String p = r.address;
         for (int guard = 0; guard < 256; guard++) {
             chain.add(0, p);
             LspciRaw node = raw.get(p);
             String parent = node == null ? null : node.parent;
-            if (parent == null || parent.startsWith("pci")) {
-                return SyntheticPaths.path(parent != null ? parent : "pci" + domainBus(r.address), chain);
+            if (parent == null) {
+                return Fact.absent(node != null && node.inTree ? "the lspci tree is a fragment: what lies above " + p + " is not in the text"
+                        : "the lspci text has no tree (a listing, or no bridge above " + p + "): the PCIe path is unknown; give `lspci -tvnn`");
+            }
+            if (parent.startsWith("pci")) {
+                return Fact.of(SyntheticPaths.path(parent, chain));
             }
             p = parent;
         }
-        problems.add(r.address + ": the parent chain loops; treated as directly below its root complex");
-        return SyntheticPaths.path("pci" + domainBus(r.address), List.of(r.address));
+        problems.add(r.address + ": the parent chain loops; its PCIe path is unknown");
+        return Fact.absent("the parent chain of " + r.address + " loops in the lspci text");
     }
 
     private static <T> Fact<T> fact(T v, String why) {

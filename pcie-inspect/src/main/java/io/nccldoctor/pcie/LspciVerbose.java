@@ -33,6 +33,17 @@ final class LspciVerbose {
             + "|Bus):.*|^MaxPayload \\d+ bytes.*");
     /** Capability names that follow "Capabilities: [480 v1] " in a grep'd excerpt. */
     private static final Pattern CAPABILITY = Pattern.compile("^Capabilities: \\[[0-9a-f]+(?: v\\d+)?] (.+)$");
+    /**
+     * {@code lspci -PP}: every bridge above the function, each with its bus ("00:01.1/01:00.0/05:00.0 Class: name"),
+     * lspci.c show_slot_path; the domain, when printed, only before the first.
+     */
+    private static final Pattern BRIDGE_PATH = Pattern.compile(
+            "^((?:[0-9a-fA-F]{4,8}:)?)((?:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\\.[0-7]/)+)(?=[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\\.[0-7]\\s)");
+    /** {@code lspci -P}: below the first bridge only device.function ("00:01.1/00.0/00.0"): the buses are not printed. */
+    private static final Pattern SHORT_PATH = Pattern.compile(
+            "^(?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\\.[0-7](?:/(?:[0-9a-fA-F]{2}:)?[0-9a-fA-F]{2}\\.[0-7])*/[0-9a-fA-F]{2}\\.[0-7]\\s");
+    /** A header glued to the end of prose ("here is my card 62:00.0 VGA compatible controller: NVIDIA …"). */
+    private static final Pattern GLUED_HEADER = Pattern.compile("^(\\S.*?)\\s+((?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\\.[0-7]\\s.*)$");
     private static final List<String> KEYS = List.of("LnkCap:", "LnkSta:", "DevCap:", "DevCtl:", "ACSCtl:", "ATSCtl:",
             "NUMA node:", "Kernel driver in use:", "Subsystem:", "Bus:");
 
@@ -42,6 +53,7 @@ final class LspciVerbose {
     private String source;
     private LspciRaw current;
     private String slot;
+    private boolean previousLspci;
 
     LspciVerbose(Map<String, LspciRaw> devices, List<LspciRaw> fragments, List<String> problems) {
         this.devices = devices;
@@ -53,6 +65,7 @@ final class LspciVerbose {
         this.source = source;
         current = null;
         slot = null;
+        previousLspci = false;
         for (int n = 0; n < lines.size(); n++) {
             String line = lines.get(n);
             if (!line.isBlank()) {
@@ -62,9 +75,9 @@ final class LspciVerbose {
     }
 
     private void line(String line, int number) {
-        Matcher h = HEADER.matcher(line);
-        if (!Character.isWhitespace(line.charAt(0)) && h.matches()) {
-            header(h, number);
+        boolean afterLspci = previousLspci;
+        previousLspci = true;
+        if (!Character.isWhitespace(line.charAt(0)) && headerForms(line, number)) {
             return;
         }
         Matcher command = COMMAND.matcher(line);
@@ -77,12 +90,18 @@ final class LspciVerbose {
         String t = line.strip();
         if (current != null && !current.headerless && !Character.isWhitespace(line.charAt(0)) && !ATTRIBUTE.matcher(t).matches()) {
             // lspci indents every attribute; an unindented line inside a block is something else (stderr, a banner)
-            problems.add(source + ":" + number + ": not an lspci line: " + t);
+            notLspci(number, t);
             return;
         }
         if (current == null || current.headerless) {
             if (!ATTRIBUTE.matcher(t).matches()) {
-                problems.add(source + ":" + number + ": not an lspci line: " + t);
+                if (continuation(line, afterLspci)) {
+                    if (current != null) {
+                        current.lastLine = number;
+                    }
+                    return;
+                }
+                notLspci(number, t);
                 return;
             }
             if (current == null || repeats(current, t)) {
@@ -93,7 +112,73 @@ final class LspciVerbose {
         attribute(current, t, source + ":" + number);
     }
 
-    private void header(Matcher h, int number) {
+    private void notLspci(int number, String t) {
+        problems.add(source + ":" + number + ": not an lspci line: " + t);
+        previousLspci = false;
+    }
+
+    /**
+     * A line lspci prints below an attribute: ls-caps.c and ls-ecaps.c print an attribute at two tabs and its further
+     * flags at three (two tabs, "LnkSta:", then three tabs, "TrErr- Train- …", ls-caps.c cap_express_link), and
+     * sub-items such as "BAR 3: current
+     * size" at two. Read as lspci's, holding nothing this reader uses; where tabs became spaces, an indented line right
+     * after an lspci line.
+     */
+    private static boolean continuation(String line, boolean afterLspci) {
+        return line.startsWith("\t\t") || afterLspci && Character.isWhitespace(line.charAt(0));
+    }
+
+    /** A device header: plain, after a {@code -PP} bridge path, or glued to prose before it; false when none. */
+    private boolean headerForms(String line, int number) {
+        Matcher h = HEADER.matcher(line);
+        if (h.matches()) {
+            header(h, number, null);
+            return true;
+        }
+        Matcher path = BRIDGE_PATH.matcher(line);
+        if (path.find()) {
+            Matcher ph = HEADER.matcher(path.group(1) + line.substring(path.end()));
+            if (ph.matches()) {
+                header(ph, number, bridges(path.group(1), path.group(2)));
+                return true;
+            }
+        }
+        if (SHORT_PATH.matcher(line).find()) {
+            problems.add(source + ":" + number + ": an `lspci -P` path prints no bus below its first bridge, so this function's address "
+                    + "is unknown (give `lspci -PP`): " + line.strip());
+            previousLspci = false;
+            return true;
+        }
+        Matcher glued = GLUED_HEADER.matcher(line);
+        if (glued.matches()) {
+            Matcher gh = HEADER.matcher(glued.group(2));
+            if (gh.matches() && PciIds.classOfName(gh.group(5).strip()).isPresent()) {
+                problems.add(source + ":" + number + ": text before a device header, not read: " + glued.group(1).strip());
+                header(gh, number, null);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The bridges of a {@code -PP} path, top first, each below the one before and the first below its root complex. */
+    private List<String> bridges(String domain, String path) {
+        List<String> out = new ArrayList<>();
+        String above = null;
+        for (String component : path.split("/")) {
+            String address = LspciText.canonical(domain + component);
+            LspciRaw b = devices.computeIfAbsent(address, LspciRaw::new);
+            if (b.parent == null) {
+                b.parent = above != null ? above : "pci" + LspciText.domainBus(address);
+            }
+            b.bridgeOfPath = true;
+            above = address;
+            out.add(address);
+        }
+        return out;
+    }
+
+    private void header(Matcher h, int number, List<String> bridges) {
         String domain = h.group(1) != null ? h.group(1).toLowerCase(Locale.ROOT) : "0000";
         String address = domain + ":" + h.group(2).toLowerCase(Locale.ROOT) + ":" + h.group(3).toLowerCase(Locale.ROOT) + "." + h.group(4);
         LspciRaw r = devices.computeIfAbsent(address, LspciRaw::new);
@@ -109,6 +194,9 @@ final class LspciVerbose {
         }
         r.name = name.replaceAll("\\s*\\[[0-9a-fA-F]{4}:[0-9a-fA-F]{4}].*$", "").replaceAll("\\s+\\(rev [0-9a-f]+\\)$", "");
         r.firstLine = number;
+        if (bridges != null) {
+            r.parent = bridges.get(bridges.size() - 1);
+        }
         current = r;
         slot = null;
     }

@@ -3,6 +3,7 @@ package io.nccldoctor.pcie;
 import io.nccldoctor.core.Fact;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -42,6 +43,7 @@ final class NcclTopoReader {
     private final List<NcclPciElement> elements = new ArrayList<>();
     private final Set<String> busIds = new HashSet<>();
     private final Map<String, String> rdmaNames = new LinkedHashMap<>();
+    private final Map<String, List<String>> nets = new LinkedHashMap<>();
     private final List<String> notRead = new ArrayList<>();
     private final Map<String, Integer> uncounted = new LinkedHashMap<>();
     private final SyntheticPaths ports = new SyntheticPaths();
@@ -90,6 +92,13 @@ final class NcclTopoReader {
         return Map.copyOf(rdmaNames);
     }
 
+    /** busid → every net name of its nic, in order. */
+    Map<String, List<String>> nets() {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        nets.forEach((k, v) -> out.put(k, List.copyOf(v)));
+        return Collections.unmodifiableMap(out);
+    }
+
     List<String> notRead() {
         return List.copyOf(notRead);
     }
@@ -114,7 +123,9 @@ final class NcclTopoReader {
             case "net" -> {
                 NcclPciElement holder = nearestPci();
                 if (holder != null && t.attributes().containsKey("name")) {
+                    // every net of the nic is kept; the first names the function (one RDMA device per PCI function)
                     rdmaNames.putIfAbsent(holder.busId, t.attributes().get("name"));
+                    nets.computeIfAbsent(holder.busId, k -> new ArrayList<>()).add(t.attributes().get("name"));
                 }
                 stack.push(new Open("net", t.line(), null, cpu, false));
             }

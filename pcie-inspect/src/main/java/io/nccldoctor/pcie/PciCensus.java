@@ -61,6 +61,10 @@ public record PciCensus(int functions, Map<DeviceKind, Integer> byKind, Map<Stri
 
     /** Why the class of a function is not known, or null when it is. */
     private static String unknownClass(PciDevice d) {
+        if (d.classCode().startsWith("ff") && d.kind() == DeviceKind.OTHER && !PciIds.vendorKnown(d.vendorId()) && d.names().isAbsent()) {
+            return "class not given by the input, nor vendor or device id (`lspci -t` without -v prints addresses only: give "
+                    + "`lspci -tvnn`; a topology file may leave them to sysfs)";
+        }
         if (d.classCode().startsWith("ff") && d.kind() == DeviceKind.OTHER) {
             return "class not given by the input (lspci -tv prints none; a topology file may leave it to sysfs)";
         }
@@ -72,6 +76,7 @@ public record PciCensus(int functions, Map<DeviceKind, Integer> byKind, Map<Stri
 
     static String describe(PciDevice d) {
         String name = d.names().map(n -> (n.vendor() + " " + n.device()).strip()).orElse("");
-        return d.address() + " [" + d.ids() + "]" + (name.isEmpty() ? "" : " " + name);
+        return d.address() + " [" + (PciIds.vendorKnown(d.vendorId()) ? d.ids() : "ids not in the input") + "]"
+                + (name.isEmpty() ? "" : " " + name);
     }
 }

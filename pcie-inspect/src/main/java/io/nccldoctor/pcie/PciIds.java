@@ -155,6 +155,19 @@ public final class PciIds {
         return best;
     }
 
+    /**
+     * The vendor a kernel driver binds only: nvidia's table (kernel/nvidia/nv-pci-table.c, nv_pci_table) lists
+     * PCI_VENDOR_ID_NVIDIA with the VGA and 3D display classes and nothing else. Empty for any other driver.
+     */
+    public static Optional<String> vendorOfDriver(String driver) {
+        return driver.strip().equals("nvidia") ? Optional.of(NVIDIA) : Optional.empty();
+    }
+
+    /** False for the "0000" a text without ids leaves (PCI-SIG assigns no vendor 0x0000). */
+    public static boolean vendorKnown(String vendorId) {
+        return !vendorId.equals(UNKNOWN_VENDOR);
+    }
+
     public static Optional<String> vendorName(String vendorId) {
         return Optional.ofNullable(VENDORS.get(vendorId));
     }

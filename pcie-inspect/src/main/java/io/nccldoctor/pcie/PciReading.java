@@ -8,10 +8,13 @@ import java.util.Map;
  * functions, the RDMA names the text gave, the header-less lspci fragments, every line or element that was not
  * read, and the census of the functions. Pure: text in, model out.
  *
- * @param kind "lspci-tree", "lspci-verbose", "lspci" (both) or "nccl-topo-xml"
+ * @param kind      "lspci-tree", "lspci-verbose", "lspci" (both) or "nccl-topo-xml"
+ * @param rdmaNames PCI address → the RDMA device name the text gives it (the first, where it gives several)
+ * @param rdmaNets  PCI address → every RDMA name the text gives it (NCCL's XML: one per port of a merged NIC)
  */
 public record PciReading(String kind, String source, List<PciDevice> devices, Map<String, String> rdmaNames,
-                         List<LspciFragment> fragments, List<String> notUnderstood, PciCensus census) {
+                         Map<String, List<String>> rdmaNets, List<LspciFragment> fragments, List<String> notUnderstood,
+                         PciCensus census) {
 
     /** {@code lspci -tv} / {@code -tvnn} text. */
     public static PciReading lspciTree(String text, String source) {
@@ -30,13 +33,13 @@ public record PciReading(String kind, String source, List<PciDevice> devices, Ma
         String kind = tree != null && verbose != null ? "lspci" : tree != null ? "lspci-tree" : "lspci-verbose";
         String source = tree != null && verbose != null ? treeSource + " + " + verboseSource : tree != null ? treeSource : verboseSource;
         List<PciDevice> devices = t.devices();
-        return new PciReading(kind, source, devices, Map.of(), t.fragments(), t.problems(), PciCensus.of(devices, Map.of()));
+        return new PciReading(kind, source, devices, Map.of(), Map.of(), t.fragments(), t.problems(), PciCensus.of(devices, Map.of()));
     }
 
     /** NCCL's or RCCL's topology XML, whole, cut off, or a snippet. */
     public static PciReading ncclTopoXml(String text, String source) {
         NcclTopoXml x = NcclTopoXml.parse(text, source);
-        return new PciReading("nccl-topo-xml", source, x.devices(), x.rdmaNames(), List.of(), x.notRead(),
+        return new PciReading("nccl-topo-xml", source, x.devices(), x.rdmaNames(), x.nets(), List.of(), x.notRead(),
                 PciCensus.of(x.devices(), x.rdmaNames()));
     }
 }

@@ -8,6 +8,7 @@ import io.nccldoctor.gdr.PerftestOutput;
 import io.nccldoctor.gdr.text.RdmaKind;
 import io.nccldoctor.gdr.text.RdmaPaste;
 import io.nccldoctor.gdr.text.RdmaTextReader;
+import io.nccldoctor.pcie.NcclTopoXml;
 import io.nccldoctor.pcie.PciReading;
 import io.nccldoctor.pcie.SmiTopoMatrix;
 import java.io.ByteArrayInputStream;
@@ -165,13 +166,18 @@ final class Recognisers {
         return new Recognition(kind, r, h.nonBlank() - unread, unread, false, what);
     }
 
-    /** XML only: a text that starts with '&lt;' and holds pci elements; NCCL's graph file has none and is refused. */
+    /**
+     * XML only: a text that holds pci elements, after the lines a paste adds (a fence, a prompt), which count as not
+     * understood; NCCL's graph file has none and is refused.
+     */
     private static Recognition topoXml(Head h) {
-        if (!h.startsWith('<')) {
+        if (!NcclTopoXml.holdsXml(h.text())) {
             throw new InputException(h.source() + ": not XML (it does not start with '<'); give NCCL's or RCCL's topology file");
         }
         PciReading r = PciReading.ncclTopoXml(h.text(), h.source());
-        return new Recognition(InputKind.NCCL_TOPO_XML, r, h.nonBlank(), 0, false, "its XML with " + r.census().functions() + " <pci> elements");
+        int unread = distinctLines(r.notUnderstood().stream().filter(l -> l.startsWith(h.source() + ":")).toList(),
+                Pattern.compile("^" + Pattern.quote(h.source()) + ":(\\d+):"));
+        return new Recognition(InputKind.NCCL_TOPO_XML, r, h.nonBlank() - unread, unread, false, "its XML with " + r.census().functions() + " <pci> elements");
     }
 
     /** How many input lines the entries name (an entry per cell or per problem can name one line several times). */

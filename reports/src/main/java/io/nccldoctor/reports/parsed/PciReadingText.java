@@ -24,7 +24,8 @@ public final class PciReadingText {
             out.append("  ").append(d.address()).append("  ").append(pad(d.kind().name().toLowerCase(Locale.ROOT).replace('_', ' '), 9))
                     .append(d.ids()).append("  class ").append(d.classCode())
                     .append(d.names().map(n -> "  " + (n.vendor() + " " + n.device()).strip()).orElse(""))
-                    .append(r.rdmaNames().containsKey(d.address()) ? "  " + r.rdmaNames().get(d.address()) : "")
+                    .append(r.rdmaNets().containsKey(d.address()) ? "  " + String.join(", ", r.rdmaNets().get(d.address()))
+                            : r.rdmaNames().containsKey(d.address()) ? "  " + r.rdmaNames().get(d.address()) : "")
                     .append("  link ").append(link(d.link().speedGTps(), d.link().width()))
                     .append(d.numaNode().map(n -> "  NUMA " + n).orElse("")).append('\n');
         }

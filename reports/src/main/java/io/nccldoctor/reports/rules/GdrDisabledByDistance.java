@@ -2,7 +2,9 @@ package io.nccldoctor.reports.rules;
 
 import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.gdr.GdrLevel;
+import io.nccldoctor.pcie.DeviceKind;
 import io.nccldoctor.pcie.NcclPathTypes;
+import io.nccldoctor.pcie.PciDevice;
 import io.nccldoctor.pcie.SmiTopoMatrix;
 import io.nccldoctor.pcie.Topology;
 import io.nccldoctor.reports.Finding;
@@ -11,8 +13,11 @@ import io.nccldoctor.reports.Rule;
 import io.nccldoctor.reports.RuleContext;
 import io.nccldoctor.reports.RuleInfo;
 import io.nccldoctor.reports.Severity;
+import io.nccldoctor.reports.TopologyView;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A GPU whose nearest NIC is farther than PXB: NCCL's default GDR threshold (nccl-internals §4.2), so its network
@@ -58,6 +63,10 @@ public final class GdrDisabledByDistance implements Rule {
         if (nearest.isEmpty()) {
             return Outcome.waived("needs an NVIDIA GPU and a NIC");
         }
+        String unplaced = unknownPaths(s, t);
+        if (unplaced != null) {
+            return Outcome.waived(unplaced);
+        }
         String v = t.ncclVersion();
         // The level NCCL will use: NCCL_NET_GDR_LEVEL from the environment when NCCL accepts it, else PXB.
         GdrLevel level = GdrLevel.parse(s.env().get("NCCL_NET_GDR_LEVEL"), v);
@@ -78,5 +87,26 @@ public final class GdrDisabledByDistance implements Rule {
                             "NCCL_NET_GDR_LEVEL=" + p.ncclPath() + " would enable it for this pair")));
         }
         return findings.isEmpty() ? Outcome.pass() : Outcome.flag(findings);
+    }
+
+    /**
+     * Why the nearest NIC of a GPU cannot be told, or null: a GPU or NIC whose PCIe path the input does not give (a
+     * plain lspci listing, a cut tree) would be judged on a made-up path, and one NIC of unknown path may be the
+     * nearest of every GPU.
+     */
+    private static String unknownPaths(Snapshot s, Topology t) {
+        Map<String, PciDevice> byAddress = new HashMap<>();
+        TopologyView.devices(s).orElse(List.of()).forEach(d -> byAddress.put(d.address(), d));
+        List<String> unknown = new ArrayList<>();
+        String why = null;
+        for (Topology.Endpoint e : t.endpoints()) {
+            PciDevice d = byAddress.get(e.address());
+            if (d != null && !d.sysfsPath().isValue() && (e.kind() == DeviceKind.GPU || e.kind() == DeviceKind.NIC)) {
+                unknown.add(e.label());
+                why = why != null ? why : d.sysfsPath().reason();
+            }
+        }
+        return unknown.isEmpty() ? null : "the PCIe path of " + String.join(", ", unknown) + " is not in the input (" + why
+                + "), so the distance from each GPU to its nearest NIC cannot be told";
     }
 }

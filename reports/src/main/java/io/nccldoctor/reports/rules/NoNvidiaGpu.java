@@ -3,6 +3,7 @@ package io.nccldoctor.reports.rules;
 import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.pcie.DeviceKind;
 import io.nccldoctor.pcie.PciDevice;
+import io.nccldoctor.pcie.PciIds;
 import io.nccldoctor.reports.Outcome;
 import io.nccldoctor.reports.Rule;
 import io.nccldoctor.reports.RuleContext;
@@ -38,6 +39,10 @@ public final class NoNvidiaGpu implements Rule {
         if (!NodeFacts.ofKind(devices.get(), DeviceKind.GPU).isEmpty()) {
             return Outcome.pass();
         }
+        String unknown = unknownVendors(devices.get());
+        if (unknown != null) {
+            return Outcome.waived(unknown);
+        }
         List<String> evidence = new ArrayList<>();
         evidence.add(devices.get().size() + " PCI functions, none with vendor 10de and class 03xx");
         List<PciDevice> displays = NodeFacts.ofKind(devices.get(), DeviceKind.DISPLAY);
@@ -49,5 +54,25 @@ public final class NoNvidiaGpu implements Rule {
                     .withSeverity(Severity.ERROR));
         }
         return Outcome.flag(finding("node", INFO.title(), evidence));
+    }
+
+    /**
+     * Why absence cannot be told, or null: no function read at all (a paste of attribute lines without a header), or
+     * functions whose vendor the input does not give and that could be a GPU (not a bridge, not a NIC). An unknown
+     * vendor is not an absent GPU.
+     */
+    private static String unknownVendors(List<PciDevice> devices) {
+        if (devices.isEmpty()) {
+            return "the input holds no PCI function with its address and ids (no device header line was read), so the "
+                    + "absence of a GPU cannot be told";
+        }
+        List<PciDevice> unknown = devices.stream().filter(d -> !PciIds.vendorKnown(d.vendorId())
+                && (d.kind() == DeviceKind.OTHER || d.kind() == DeviceKind.DISPLAY)).toList();
+        if (unknown.isEmpty()) {
+            return null;
+        }
+        return unknown.size() + " of " + devices.size() + " PCI functions have no vendor id in the input (first "
+                + unknown.get(0).address() + "; `lspci -t` without -v prints addresses only): any of them may be the GPU; "
+                + "give `lspci -tvnn` or `lspci -vvvnn`";
     }
 }
