@@ -191,6 +191,12 @@ final class CorpusFacts {
         all.add(fact("perftest", "maxAvgMBps", d -> best(d, "average").map(r -> r.path("average").asText()), Match.NUMBER));
         all.add(fact("perftest", "maxAvgAtBytes", d -> best(d, "average").map(r -> r.path("bytes").asText()), Match.NUMBER));
         all.add(fact("perftest", "warnings", d -> Optional.of("" + d.path("warnings").size()), Match.NUMBER));
+        all.add(fact("perftest", "gpu", at("/gpu"), Match.TEXT));
+        all.add(fact("perftest", "registration", at("/gpuMemoryRegistration"), Match.TEXT));
+        all.add(fact("perftest", "error", d -> d.path("errors").size() == 0 ? Optional.empty() : Optional.of(d.path("errors").get(0).asText()),
+                Match.CONTAINS));
+        all.add(fact("perftest", "outcome", at("/outcome"), Match.CONTAINS));
+        all.add(fact("perftest", "macAttached", at("/header/MAC attached"), Match.TEXT));
         // rdma: RdmaPaste with its evaluation
         all.add(fact("rdma", "kinds", d -> Optional.of(items(d.path("sections"), s -> s.path("kind").asText()).stream().distinct()
                 .collect(Collectors.joining(", "))), Match.WORDS));

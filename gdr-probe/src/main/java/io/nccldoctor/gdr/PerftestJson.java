@@ -107,13 +107,15 @@ final class PerftestJson {
                     + "bandwidth, message_rate or latency writes only its one figure; it is kept in the header as results.*");
             results.forEach((k, v) -> header.put("results." + k, v));
         }
-        Fact<String> role = header.containsKey("TX depth") && !test.orElse("").contains("Bidirectional") ? Fact.of("client")
+        boolean duplex = test.orElse("").contains("Bidirectional") || "RawEth".equals(header.get("Connection type")) && test.orElse("").contains("Latency");
+        Fact<String> role = header.containsKey("TX depth") && !duplex ? Fact.of("client")
                 : Fact.absent("the --out_json file does not record the side" + (header.containsKey("RX depth") ? " (RX depth: a send server?)" : ""));
         Fact<String> gpu = info.containsKey("cuda_device") ? Fact.of("CUDA device " + info.get("cuda_device"))
                 : Fact.absent("no cuda_device in test_info (host memory, or a perftest that does not record it)");
         return new PerftestOutput(test, header, gpu, "MiB/sec or Gb/sec (the --out_json file does not record whether --report_gbits was given)",
                 rows, warnings, List.of(), role, Fact.absent("the --out_json file does not record the GPU's PCI address"),
-                Fact.absent("the --out_json file does not record how GPU memory was registered"), latency, columns, skipped);
+                Fact.absent("the --out_json file does not record how GPU memory was registered"), latency, columns, skipped,
+                rows.size() + latency.size() > 0 ? (rows.size() + latency.size()) + " result rows" : "no result: the --out_json file holds no result row");
     }
 
     private static Map<String, Double> cpu(Map<String, String> results) {

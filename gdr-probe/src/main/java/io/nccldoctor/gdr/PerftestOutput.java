@@ -2,6 +2,7 @@ package io.nccldoctor.gdr;
 
 import io.nccldoctor.core.Fact;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -17,19 +18,25 @@ import java.util.regex.Pattern;
  * @param unit                  the bandwidth unit of the columns, as printed: "MiB/sec", "MB/sec" or "Gb/sec"
  * @param warnings              every warning line, in order (the WARNING lines of the header, the MTU change, the CPU
  *                              frequency notes between rows)
- * @param role                  "client" or "server", with how the text tells (the waiting banner, the TX depth line)
+ * @param role                  "client" or "server", as the pasted command line, the waiting banner or the TX depth
+ *                              line tell (PerftestSide), or why none of them does
  * @param gpuPciAddress         the bus:device perftest printed for the GPU it picked ("E1:00"), or the bus id given
  *                              with --use_cuda_bus_id
- * @param gpuMemoryRegistration "dma-buf" (--use_cuda_dmabuf: ibv_reg_dmabuf_mr on an exported GPU buffer) or "peer
- *                              memory" (ibv_reg_mr on the GPU address, which needs nvidia-peermem)
+ * @param gpu                   the GPU whose memory the test used, as CUDA, MUSA, MLU or ROCm name it, or why none is
+ *                              named (host memory, Habana or Neuron memory, the NIC's own memory, the text ends first)
+ * @param gpuMemoryRegistration "dma-buf" (--use_cuda_dmabuf, --use_rocm_dmabuf …: ibv_reg_dmabuf_mr on an exported
+ *                              buffer) or "peer memory" (ibv_reg_mr on the GPU address, which needs the GPU driver's
+ *                              peer-memory client, nvidia-peermem for CUDA)
  * @param latencyRows           the rows of a latency test, in usec
  * @param columns               the column names of the result table as printed
  * @param notUnderstood         lines that are none of perftest's, and rows that do not match their table's columns
+ * @param outcome               "12 result rows", or "no result: " and why (the parser stopped, the server waited for a
+ *                              client, the text ends early)
  */
 public record PerftestOutput(Fact<String> test, Map<String, String> header, Fact<String> gpu, String unit, List<Row> rows,
                              List<String> warnings, List<String> errors, Fact<String> role, Fact<String> gpuPciAddress,
                              Fact<String> gpuMemoryRegistration, List<LatencyRow> latencyRows, List<String> columns,
-                             List<String> notUnderstood) {
+                             List<String> notUnderstood, String outcome) {
 
     /**
      * One bandwidth row: the message size, iterations, peak and average bandwidth in {@link #unit()}, message rate.
@@ -60,6 +67,8 @@ public record PerftestOutput(Fact<String> test, Map<String, String> header, Fact
     }
 
     private static final Pattern MR_ERROR = Pattern.compile("Couldn't allocate MR with error=(\\d+)");
+    /** perftest_parameters.c:3703-3709 (and :3757, :3776, :3795, :3817 for MUSA, ROCm, Neuron, MLU). */
+    private static final Pattern DMABUF_ORDER = Pattern.compile("^(CUDA|MUSA|ROCm|Neuron|MLU) DMA-BUF cannot be used without");
 
     /** Reads perftest's text output, or the --out_json file when the text is one. */
     public static PerftestOutput parse(List<String> lines, String source) {
@@ -68,6 +77,12 @@ public record PerftestOutput(Fact<String> test, Map<String, String> header, Fact
 
     /** perftest's errno numbers say why GPU memory could not be registered (reference/peers-and-platform.md B5). */
     static String meaning(String line) {
+        Matcher order = DMABUF_ORDER.matcher(line);
+        if (order.find()) {
+            String option = "--use_" + order.group(1).toLowerCase(Locale.ROOT);
+            return line + " (perftest checks this as it reads the options in order: " + option + " must come before " + option
+                    + "_dmabuf on the command line)";
+        }
         Matcher m = MR_ERROR.matcher(line);
         if (m.find()) {
             return switch (m.group(1)) {

@@ -18,39 +18,63 @@ final class PerftestReader {
 
     /** "RDMA_Write BW Test", "Send Bidirectional BW Test", "Atomic FETCH_AND_ADD Latency Test", "Send Multicast BW Test". */
     private static final Pattern TITLE = Pattern.compile("^\\s*((?:Send|Send_imm|RDMA_Write|RDMA_Write_imm|RDMA_Read|Atomic|Raw|RawEth)\\b.*\\bTest)\\s*$");
-    private static final Pattern FIELD = Pattern.compile("(\\S[^:\\t]*?)\\s*:\\s*(\\S[^\\t]*?)(?=\\s{2,}|\\t|$)");
     private static final Pattern GPU = Pattern.compile("device name = \\[(.+)]");
-    /** cuda_memory.c: "CUDA device %d: PCIe address is %02X:%02X", then "Picking device No. %d". */
-    private static final Pattern GPU_LISTED = Pattern.compile("^CUDA device (\\d+): PCIe address is (\\S+)");
+    /** cuda_memory.c:85, musa_memory.c:71, mlu_memory.c:86: "CUDA device %d: PCIe address is %02X:%02X", then "Picking device No. %d". */
+    private static final Pattern GPU_LISTED = Pattern.compile("^(?:CUDA|MUSA|MLU) device (\\d+): PCIe address is (\\S+)");
     private static final Pattern GPU_PICKED = Pattern.compile("^Picking device No\\. (\\d+)");
     /** --use_cuda_bus_id: "Finding PCIe BUS %s". */
-    private static final Pattern GPU_BUS = Pattern.compile("^Finding PCIe BUS (\\S+)");
+    private static final Pattern GPU_BUS = Pattern.compile("^(?:Finding PCIe BUS|Got PCIe address of:) (\\S+)");
+    /** rocm_memory.c:64: "Using ROCm Device with ID: %d, Name: %s, PCI Bus ID: 0x%x, GCN Arch: %s". */
+    private static final Pattern ROCM = Pattern.compile("^Using ROCm Device with ID: (\\d+), Name: (.+?), PCI Bus ID: 0x([0-9a-fA-F]+)");
+    /**
+     * hl_memory.c:134 (Habana Gaudi): the buffer is always exported as a DMA-BUF (hlthunk_device_mapped_memory_export_dmabuf_fd,
+     * :127); neuron_memory.c:33-37 (AWS Neuron) prints its cores, then nothing about the buffer.
+     */
+    private static final String HABANA = "bytes of accelerator buffer at";
+    private static final String NEURON = "NEURON_RT_VISIBLE_CORES is";
     /** What perftest prints when it registers GPU memory as a DMA-BUF (cuda_memory.c, perftest_resources.c). */
-    private static final List<String> DMABUF = List.of("using DMA-BUF for GPU buffer", "Calling ibv_reg_dmabuf_mr(", "Calling mlx5dv_reg_dmabuf_mr(",
+    private static final List<String> DMABUF = List.of("using DMA-BUF for ", "Calling ibv_reg_dmabuf_mr(", "Calling mlx5dv_reg_dmabuf_mr(",
             "Calling ibv_reg_mr_ex with dmabuf(", "dmabuf export addr");
-    private static final List<String> GPU_MEMORY = List.of("cuMemAlloc()", "allocated GPU buffer", "device name = [");
+    private static final List<String> GPU_MEMORY = List.of("cuMemAlloc()", "allocated GPU buffer", "device name = [", "bytes of GPU buffer",
+            "bytes of MLU buffer", "allocated MUSA buffer", "hipMalloc()", "cnMalloc() of a");
     private static final List<String> ERRORS = List.of("Couldn't", "Failed to", "Unable to", "failed to", "Error", "error:", "Fail to",
             "DMA-BUF is not supported", "OFED stack does not support DMA-BUF", "DMABUF requested but not supported", "Found Incompatibility",
-            "No such device", "cuMemAlloc error", "cuInit(0) returned");
+            "No such device", "cuMemAlloc error", "cuInit(0) returned",
+            "Invalid Command line", "Requested ROCm device");
     private static final List<String> WARNINGS = List.of("WARNING", "Warning:", "Requested mtu is higher", "not PCIe relaxed ordering",
-            "Conflicting CPU frequency", "Changing to active mtu", "inline size set to 0");
+            "Conflicting CPU frequency", "Changing to active mtu", "inline size set to 0",
+            "Min msg size for RawEth");
     /** perftest's informational lines: nothing in them for the result. */
     private static final List<String> KNOWN = List.of("*", "---", "local address:", "remote address:", "GID:", "initializing CUDA",
             "Listing all CUDA devices", "creating CUDA Ctx", "making it the current CUDA Ctx", "CUDA device integrated:", "destroying current CUDA Ctx",
             "deallocating", "Waiting for client rdma_cm QP to connect", "Please run the same command", "Picking GPU number", "Using data direct device",
-            "stopping CUDA gpu touch", "Starting GPU touching", "Test with events", "MultiCast runs on UD", "#, usec", "#, cycles", "hipMalloc()",
-            "allocated ");
+            "stopping CUDA gpu touch", "Starting GPU touching", "Test with events", "MultiCast runs on UD", "#, usec", "#, cycles",
+            "allocated ", "initializing MLU", "initializing MUSA", "Listing all MLU devices", "Listing all MUSA devices", "creating MLU Ctx",
+            "creating MUSA Ctx", "making it the current MLU Ctx", "making it the current MUSA Ctx", "destroying current MLU Ctx",
+            "destroying current MUSA Ctx", "MUSA device integrated:", "|---");
+    /** write_bw.c:120 and the other ib_* mains: "* Waiting for client to connect... *", alone on its line. */
+    private static final Pattern BANNER = Pattern.compile("\\*?\\s*Waiting for client to connect\\.\\.\\.\\s*\\*?");
+    /** Every *_bw.c and *_lat.c main after parser() failed (write_bw.c:72): the line above it says why. */
+    private static final String PARSER_EXIT = "Parser function exited with Error";
+
+    private static final String HOST = "host (no GPU memory line: perftest prints one for --use_cuda, --use_rocm and its other accelerators)";
 
     private final String source;
     private Fact<String> test = Fact.absent("no test title line");
     private final Map<String, String> header = new LinkedHashMap<>();
-    private Fact<String> gpu = Fact.absent("host memory (no --use_cuda)");
+    private Fact<String> gpu = Fact.absent(HOST);
+    private String accelerator;
+    private String addressNote;
     private final Map<String, String> listedGpus = new LinkedHashMap<>();
     private Fact<String> picked = Fact.absent("no 'Picking device No.' line");
     private Fact<String> busId = Fact.absent("no --use_cuda_bus_id");
     private boolean gpuMemory;
     private boolean dmabuf;
     private boolean waitingBanner;
+    private boolean interrupted;
+    private boolean parserExit;
+    private final List<PerftestCommandLine> commands = new ArrayList<>();
+    private String lastSkipped;
     private PerftestTable table;
     private String unit;
     private final List<PerftestOutput.Row> rows = new ArrayList<>();
@@ -72,25 +96,37 @@ final class PerftestReader {
         }
         if (!recognised) {
             throw new InputException(source + ": not perftest output (no test title such as 'RDMA_Write BW Test', no '#bytes #iterations' "
-                    + "table, no perftest error); give the output of ib_write_bw, ib_read_bw, ib_send_bw or an ib_*_lat test");
+                    + "table, no perftest error, no waiting banner"
+                    + (commands.isEmpty() ? "" : ", only the command line " + commands.get(0).program())
+                    + "); give the output of ib_write_bw, ib_read_bw, ib_send_bw or an ib_*_lat test");
         }
         if (samples > 0) {
             warnings.add(samples + " per-iteration latency samples (-U or -H) not read: the table row summarises them");
         }
-        if (gpuMemory && !gpu.isValue()) {
-            gpu = Fact.absent("GPU memory was allocated, but the '[pid = …] device name = […]' line is not in the text");
-        }
-        return new PerftestOutput(test, header, gpu, unit == null ? "none" : unit, rows, warnings, errors, role(), gpuAddress(),
-                registration(), latencyRows, table == null ? List.of() : table.columns(), skipped);
+        gpu = memory();
+        Fact<String> side = PerftestSide.of(titles, waitingBanner, header, test, commands);
+        return new PerftestOutput(test, header, gpu, unit == null ? "none" : unit, rows, warnings, errors, side, gpuAddress(), registration(),
+                latencyRows, table == null ? List.of() : table.columns(), skipped, outcome());
     }
 
     private void line(String line, int number) {
         String s = line.strip();
-        Matcher m;
         if (s.isEmpty()) {
             return;
         }
-        if ((m = TITLE.matcher(line)).matches()) {
+        int before = skipped.size();
+        classify(line, s, number);
+        lastSkipped = skipped.size() > before ? s : null;
+    }
+
+    private void classify(String line, String s, int number) {
+        Matcher m;
+        PerftestCommandLine command;
+        if (s.equals("^C")) {
+            interrupted = true; // the terminal's echo of Ctrl-C: the run was stopped by hand here
+        } else if ((command = PerftestCommandLine.of(s)) != null) {
+            commands.add(command);
+        } else if ((m = TITLE.matcher(line)).matches()) {
             titles++;
             if (titles == 2) {
                 warnings.add("more than one perftest output in this text (a second '" + m.group(1) + "' title): the server's and the "
@@ -109,6 +145,8 @@ final class PerftestReader {
             }
         } else if (table != null && Character.isDigit(s.charAt(0)) && !s.contains(",")) {
             row(s, number);
+        } else if (s.startsWith(PARSER_EXIT)) {
+            parserExit();
         } else if (WARNINGS.stream().anyMatch(s::contains)) {
             warnings.add(s);
         } else if (ERRORS.stream().anyMatch(s::startsWith)) {
@@ -117,6 +155,17 @@ final class PerftestReader {
         } else if (!gpuLine(s) && !headerField(s) && !known(s)) {
             skipped.add(source + ":" + number + ": " + s);
         }
+    }
+
+    /** The parser's reason is the line just above, which no other reading took: it moves from not understood to the error. */
+    private void parserExit() {
+        recognised = true;
+        parserExit = true;
+        String why = lastSkipped == null ? "its reason is not in the text" : lastSkipped;
+        if (lastSkipped != null) {
+            skipped.remove(skipped.size() - 1);
+        }
+        errors.add(PerftestOutput.meaning(why + ": perftest's parser rejected the command line ('" + PARSER_EXIT + "'), nothing ran"));
     }
 
     private void row(String s, int number) {
@@ -153,6 +202,19 @@ final class PerftestReader {
         } else if ((m = GPU.matcher(s)).find()) {
             gpu = Fact.of(m.group(1));
             gpuMemory = true;
+        } else if ((m = ROCM.matcher(s)).find()) {
+            gpu = Fact.of(m.group(2));
+            gpuMemory = true;
+            addressNote = "ROCm prints the GPU's PCI bus number only (0x" + m.group(3) + "), not its device number (rocm_memory.c:64)";
+        } else if (s.contains(HABANA)) {
+            accelerator = "Habana Gaudi memory; perftest names no device for it (hl_memory.c:134)";
+            gpuMemory = true;
+            dmabuf = true;
+        } else if (s.contains("for device memory") || s.contains("bytes of device memory") || s.startsWith("Exported DM as dmabuf")) {
+            accelerator = "the NIC's own device memory (--use_ib_dm_dmabuf, dm_memory.c:56-122), no GPU's";
+        } else if (s.startsWith(NEURON)) {
+            accelerator = "AWS Neuron memory; perftest names no device for it (neuron_memory.c:33-37)";
+            gpuMemory = true;
         } else if (DMABUF.stream().anyMatch(s::contains)) {
             dmabuf = true;
         } else if (GPU_MEMORY.stream().anyMatch(s::contains)) {
@@ -163,18 +225,17 @@ final class PerftestReader {
         return true;
     }
 
-    /** " Dual-port       : OFF\t\tDevice         : mlx5_0": one or two fields of the header block. */
+    /** " Dual-port       : OFF\t\tDevice         : mlx5_0": one or two fields of the header block (PerftestHeader). */
     private boolean headerField(String s) {
         if (!s.contains(":") || !test.isValue() || table != null || KNOWN.stream().anyMatch(s::startsWith)) {
             return false;
         }
-        Matcher f = FIELD.matcher(s); // perftest indents by one space; pastes also shift or strip it
-        boolean any = false;
-        while (f.find()) {
-            header.put(f.group(1).strip(), f.group(2).strip());
-            any = true;
+        Map<String, String> fields = PerftestHeader.fields(s); // perftest indents by one space; pastes also shift or strip it
+        if (fields == null) {
+            return false;
         }
-        return any;
+        header.putAll(fields);
+        return true;
     }
 
     private boolean known(String s) {
@@ -182,33 +243,43 @@ final class PerftestReader {
             samples++;
             return true;
         }
-        if (s.contains("Waiting for client to connect")) {
+        if (BANNER.matcher(s).matches()) {
             waitingBanner = true;
+            recognised = true; // write_bw.c:121 and every other ib_* main: only perftest's server prints it
             return true;
         }
         return KNOWN.stream().anyMatch(s::startsWith) || s.matches("\\[pid = \\d+, dev = \\d+].*");
     }
 
-    /**
-     * The side the text was printed on. The server prints the waiting banner; ctx_print_test_info prints "TX depth" only
-     * on the client or in a bidirectional test (perftest_parameters.c: machine == CLIENT || duplex, since v4.1).
-     */
-    private Fact<String> role() {
-        if (titles > 1) {
-            return Fact.absent("the text holds " + titles + " perftest outputs (server and client together?), no single side");
+    /** The GPU whose memory the test used, or why none is named. */
+    private Fact<String> memory() {
+        for (String kind : List.of("ROCm", "MUSA")) { // ctx_print_test_info: " Use ROCm memory : ON" (perftest_parameters.c:4661-4664)
+            if ("ON".equals(header.get("Use " + kind + " memory")) && accelerator == null && !gpuMemory) {
+                accelerator = kind + " memory (the header's 'Use " + kind + " memory : ON'); the line naming the device is not in the text";
+                gpuMemory = true;
+            }
         }
-        if (waitingBanner) {
-            return Fact.of("server");
+        if (gpu.isValue()) {
+            return gpu;
         }
-        if (header.isEmpty()) {
-            return Fact.absent("no header block and no waiting banner to tell the side");
+        if (accelerator != null) {
+            return Fact.absent(accelerator);
         }
-        boolean bidirectional = test.isValue() && test.get().contains("Bidirectional");
-        if (header.containsKey("TX depth")) {
-            return bidirectional ? Fact.absent("a bidirectional test prints TX depth on both sides, and no waiting banner was pasted")
-                    : Fact.of("client");
+        if (gpuMemory) {
+            return Fact.absent("GPU memory was allocated, but the '[pid = …] device name = […]' line is not in the text");
         }
-        return bidirectional ? Fact.absent("a bidirectional test without TX depth line") : Fact.of("server");
+        if (dmabuf) {
+            return Fact.absent("registered as a DMA-BUF, but no line says whose memory (a GPU's, or the NIC's with --use_ib_dm_dmabuf)");
+        }
+        if (parserExit) {
+            return Fact.absent("none allocated: perftest stopped at its parser error");
+        }
+        if (header.isEmpty() && !test.isValue()) {
+            return Fact.absent(waitingBanner ? "not yet allocated: the server allocates it after a client connects (write_bw.c:126 "
+                    + "establish_connection, then ctx_init at :173)"
+                    : "not known: the text holds no header block, nor the lines above it where perftest names GPU memory");
+        }
+        return gpu;
     }
 
     private Fact<String> gpuAddress() {
@@ -221,8 +292,11 @@ final class PerftestReader {
         if (listedGpus.size() == 1 && !picked.isValue()) {
             return Fact.of(listedGpus.values().iterator().next());
         }
-        return listedGpus.isEmpty() ? Fact.absent(gpuMemory ? "the CUDA device list was not pasted" : "host memory (no --use_cuda)")
-                : Fact.absent("several CUDA devices listed and no 'Picking device No.' line");
+        if (addressNote != null) {
+            return Fact.absent(addressNote);
+        }
+        return listedGpus.isEmpty() ? Fact.absent(gpuMemory ? "the device list (CUDA, MUSA, MLU) was not pasted" : gpu.reason())
+                : Fact.absent("several devices listed and no 'Picking device No.' line");
     }
 
     private Fact<String> registration() {
@@ -232,6 +306,25 @@ final class PerftestReader {
         if (gpuMemory) {
             return Fact.of("peer memory");
         }
-        return Fact.absent("host memory (no --use_cuda)");
+        return Fact.absent(gpu.isValue() ? "not known" : gpu.reason());
+    }
+
+    /** Whether the text holds a result, and why not: the parser stopped, the server waited, the text ends early. */
+    private String outcome() {
+        int n = rows.size() + latencyRows.size();
+        if (n > 0) {
+            return n + " result row" + (n == 1 ? "" : "s");
+        }
+        if (parserExit) {
+            return "no result: perftest stopped at its parser error, before it opened the device";
+        }
+        String stop = interrupted ? "; the run was interrupted (^C)" : "";
+        if (waitingBanner && header.isEmpty()) {
+            return "no result: the server waited for a client that did not connect before the text ends" + stop;
+        }
+        if (!errors.isEmpty()) {
+            return "no result: perftest printed an error" + stop;
+        }
+        return "no result: the text ends before perftest's result table" + stop;
     }
 }

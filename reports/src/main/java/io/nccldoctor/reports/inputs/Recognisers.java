@@ -117,7 +117,8 @@ final class Recognisers {
         int unread = p.notUnderstood().size();
         String what = h.startsWith('{') ? "its --out_json sections (test_info, results)"
                 : p.test().isValue() ? "its '" + p.test().get() + "' title"
-                : !p.columns().isEmpty() ? "its '" + String.join(" ", p.columns()) + "' table" : "perftest's error lines";
+                : !p.columns().isEmpty() ? "its '" + String.join(" ", p.columns()) + "' table"
+                : !p.errors().isEmpty() ? "perftest's error lines" : "its 'Waiting for client to connect' banner";
         return new Recognition(InputKind.PERFTEST, p, h.nonBlank() - unread, unread, false, what);
     }
 

@@ -8,6 +8,7 @@ import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.gdr.PerftestMatrix;
 import io.nccldoctor.gdr.PerftestMatrixProbe;
 import io.nccldoctor.gdr.PerftestOutput;
+import io.nccldoctor.gdr.PerftestRun;
 import io.nccldoctor.gdr.text.RdmaPaste;
 import io.nccldoctor.pcie.PciReading;
 import io.nccldoctor.pcie.SmiTopoMatrix;
@@ -65,7 +66,7 @@ public record ReportInput(InputKind kind, Optional<NcclTestsOutput> tests, Strin
                     ((PciReading) model).rdmaNames(), (kind == InputKind.NCCL_TOPO_XML ? "NCCL topology XML " : "lspci text ") + source,
                     List.of("report", source), "report", "not recorded"));
             case NVIDIA_SMI_TOPO -> node(kind, snapshot(source, SmiTopoMatrix.KEY, model));
-            case PERFTEST -> node(kind, snapshot(source, PerftestMatrixProbe.KEY, perftest((PerftestOutput) model, source)));
+            case PERFTEST -> node(kind, perftestSnapshot((PerftestOutput) model, source));
         };
     }
 
@@ -95,6 +96,12 @@ public record ReportInput(InputKind kind, Optional<NcclTestsOutput> tests, Strin
     private static Snapshot snapshot(String source, String key, Object section) {
         return new Snapshot(Snapshot.SCHEMA_VERSION, "report", "unknown (" + source + ")", "not recorded", source, List.of("report", source),
                 Map.of(), Map.of(key, section));
+    }
+
+    /** The run itself, which PERFTEST_FAILED judges, beside the matrix it cannot fill. */
+    private static Snapshot perftestSnapshot(PerftestOutput p, String source) {
+        return new Snapshot(Snapshot.SCHEMA_VERSION, "report", "unknown (" + source + ")", "not recorded", source, List.of("report", source),
+                Map.of(), Map.of(PerftestMatrixProbe.KEY, perftest(p, source), PerftestRun.KEY, PerftestRun.of(p, source)));
     }
 
     /**

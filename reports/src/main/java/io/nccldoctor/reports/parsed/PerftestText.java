@@ -13,7 +13,8 @@ public final class PerftestText {
     public static String render(PerftestOutput p, String file) {
         StringBuilder out = new StringBuilder(p.test().orElse("perftest (no title)") + " from " + file
                 + p.role().fold(r -> ", " + r + " side", why -> ", side not known (" + why + ")")
-                + (p.gpu().isValue() ? ", GPU memory of " + p.gpu().get() : ", host memory") + "\n");
+                + (p.gpu().isValue() ? ", GPU memory of " + p.gpu().get() : ", memory: " + p.gpu().reason()) + "\n");
+        out.append("  result: ").append(p.outcome()).append('\n');
         if (p.gpu().isValue() || p.gpuMemoryRegistration().isValue()) {
             out.append("  GPU PCI address: ").append(p.gpuPciAddress().<String>fold(a -> a, why -> "not known (" + why + ")")).append('\n');
             out.append("  GPU memory registered as: ").append(p.gpuMemoryRegistration().<String>fold(PerftestText::registration, why -> why)).append('\n');
@@ -45,9 +46,9 @@ public final class PerftestText {
 
     private static String registration(String how) {
         return switch (how) {
-            case "dma-buf" -> "DMA-BUF (ibv_reg_dmabuf_mr on an exported GPU buffer: no nvidia-peermem needed)";
-            case "peer memory" -> "peer memory (ibv_reg_mr on the GPU address, which needs nvidia-peermem; perftest printed no "
-                    + "'using DMA-BUF' line)";
+            case "dma-buf" -> "DMA-BUF (ibv_reg_dmabuf_mr on an exported GPU buffer: no peer-memory client such as nvidia-peermem needed)";
+            case "peer memory" -> "peer memory (ibv_reg_mr on the GPU address, which needs the GPU driver's peer-memory client, "
+                    + "nvidia-peermem for CUDA; perftest printed no 'using DMA-BUF' line)";
             default -> how;
         };
     }

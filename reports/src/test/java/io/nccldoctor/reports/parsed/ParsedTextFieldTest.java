@@ -47,7 +47,7 @@ class ParsedTextFieldTest {
                 .contains(", client side, GPU memory of NVIDIA H200\n").contains("  GPU PCI address: 8F:00\n")
                 .contains("  GPU memory registered as: DMA-BUF (ibv_reg_dmabuf_mr");
         assertThat(perftest("perftest-write-bw-cuda-t4-pcie-ro-warning-server.txt")).contains(", server side, GPU memory of Tesla T4\n")
-                .contains("GPU memory registered as: peer memory (ibv_reg_mr on the GPU address, which needs nvidia-peermem")
+                .contains("GPU memory registered as: peer memory (ibv_reg_mr on the GPU address, which needs the GPU driver's peer-memory client, nvidia-peermem for CUDA")
                 .contains("warning: WARNING: CPU is not PCIe relaxed ordering compliant.\n")
                 .contains("warning: WARNING: You should disable PCIe RO with `--disable_pcie_relaxed` for both server and client.\n");
         assertThat(perftest("perftest-write-lat-mlx4-ib-sweep-client.txt"))
