@@ -11,7 +11,8 @@ import java.util.regex.Pattern;
  * ("PATH:VALUE"), `for f in …; do echo $f $(cat $f); done` ("PATH VALUE"), and `echo "=== $f ==="; cat $f` (a
  * "=== PATH ===" line, the value on the next line; a relative PATH is taken in the folder the prompt shows), also
  * "PATH = VALUE" after a label, as scripts print it ("QOS for rdma: /sys/class/infiniband/mlx5_0/tc/1/traffic_class =
- * Global tclass=160"). Paths
+ * Global tclass=160"), and the value alone after the command that printed one file ("$ cat
+ * /sys/class/infiniband/efa_0/ports/1/link_layer", then "Unknown", as rdma-core#884 shows EFA's). Paths
  * may go through /sys/devices/…/infiniband/DEV as well as /sys/class/infiniband/DEV; /sys/class/net/IF/mtu and
  * operstate are read too. Values are the kernel's strings, read as the live probe reads them.
  */
@@ -35,10 +36,17 @@ final class SysfsReader implements SectionReader {
     SysfsReader(PasteFacts facts, Optional<Command> before) {
         this.facts = facts;
         this.cwd = before.flatMap(Command::cwd);
+        this.pending = catFile(before).orElse(null);
+    }
+
+    /** The one sysfs file (no glob) a `cat` command before the output names: the next line is its value. */
+    private static Optional<String> catFile(Optional<Command> before) {
+        return before.filter(c -> c.tool().equals("cat") && c.words().size() == 2).map(c -> c.words().get(1))
+                .filter(path -> path.startsWith("/sys/") && !path.contains("*") && !path.contains("?"));
     }
 
     static boolean opens(String line, Optional<Command> before) {
-        if (PATH_VALUE.matcher(line).matches()) {
+        if (PATH_VALUE.matcher(line).matches() || catFile(before).isPresent() && !line.isBlank()) {
             return true;
         }
         Matcher b = BLOCK.matcher(line);

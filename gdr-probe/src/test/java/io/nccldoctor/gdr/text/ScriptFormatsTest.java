@@ -1,7 +1,9 @@
 package io.nccldoctor.gdr.text;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.nccldoctor.core.InputException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -10,6 +12,7 @@ import org.junit.jupiter.api.Test;
  * (Mellanox mlnx-tools sbin/show_counters: echo "Port $port hw counters:", then echo "$file: $value" per hw_counters
  * file, then the cm counters the same way) and `ethtool -S IF | grep …` (the stat lines without their "NIC statistics:"
  * header, after the command line that names the interface). The counter names are mlx5's (reference/peers-and-platform.md B4).
+ * One real paste too: a sysfs file's value after the `cat` that printed it.
  */
 class ScriptFormatsTest {
 
@@ -35,5 +38,16 @@ class ScriptFormatsTest {
         RdmaPaste without = RdmaTextReader.parse(List.of("ibstat", "CA 'mlx5_0'", "     rx_prio3_pause: 41"), "no ethtool command");
         assertThat(without.notUnderstood()).extracting(RdmaPaste.Unread::line).as("a stat line needs its command or header")
                 .containsExactly(3);
+    }
+
+    /** rdma-core#884 (the EFA link-layer fix, comment by Kamalheib, 2020-11-18) printed one sysfs file with `cat`. */
+    @Test
+    void theValueAfterACatOfOneSysfsFileIsThatFile() {
+        RdmaPaste p = RdmaTextReader.parse(List.of("$ cat /sys/class/infiniband/efa_0/ports/1/link_layer ", "Unknown"), "rdma-core#884");
+        assertThat(p.kinds()).containsExactly(RdmaKind.SYSFS);
+        assertThat(PasteFactsView.of(p)).containsEntry("efa_0/1 link layer", "Unknown");
+        assertThat(p.lines().notUnderstood()).isZero();
+        assertThatThrownBy(() -> RdmaTextReader.parse(List.of("$ cat /sys/class/infiniband/*/ports/1/link_layer", "Unknown"), "a glob"))
+                .as("the values of a glob cannot be told apart").isInstanceOf(InputException.class);
     }
 }
