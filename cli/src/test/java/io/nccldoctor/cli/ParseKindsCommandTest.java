@@ -51,6 +51,20 @@ class ParseKindsCommandTest {
         assertThat(detected.err()).contains("read as nccl-log (NCCL lines in each of the 2 files)");
     }
 
+    /** A log with an nccl-tests table in it (aws-ofi-nccl's EFA run, corpus README): the log is shown, the table named. */
+    @Test
+    void aSecondKindInTheSameTextIsNamed() {
+        String f = CORPUS + "nccl-log/nccl-log-efa-t4-g4dn-metal-2.12.7-no-gdrdma-with-table.txt";
+        CorpusTest.Run r = CorpusTest.run("parse", f);
+        assertThat(r.code()).isZero();
+        assertThat(r.err().strip()).startsWith("parse: " + f + " read as nccl-log (")
+                .endsWith("; nccl-tests also took 45 lines, which `parse nccl-tests FILE` reads)");
+        CorpusTest.Run table = CorpusTest.run("parse", "nccl-tests", f);
+        assertThat(table.out()).as("the table those lines are").contains("avg bus bandwidth");
+        CorpusTest.Run alone = CorpusTest.run("parse", CORPUS + "rdma/ibstat-cx3-mlx4-fdr56-2port-active.txt");
+        assertThat(alone.err()).as("a text of one kind names no other").doesNotContain("also took");
+    }
+
     @Test
     void theTopologyKindsByName() throws Exception {
         CorpusTest.Run tree = CorpusTest.run("parse", "lspci-tree", CORPUS + "lspci-tree/lspci-tree-puget-wrx90-rtx6000ada-cx7.txt", "--json");

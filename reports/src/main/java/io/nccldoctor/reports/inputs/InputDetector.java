@@ -56,7 +56,25 @@ final class InputDetector {
         if (best == null) {
             throw refusal(in.source(), head, found, json);
         }
-        return best;
+        return withOthers(best, found);
+    }
+
+    /** Lines another kind takes, at least this many, are named beside the kind chosen: a text can hold two. */
+    static final int OTHER_KIND_LINES = 5;
+
+    /**
+     * The kind chosen, its evidence naming every other kind that took {@link #OTHER_KIND_LINES} lines or more of the text
+     * (an nccl-tests table among an NCCL log's lines: `parse` shows the log, and says the table is there too).
+     */
+    private static Recognition withOthers(Recognition best, List<Recognition> found) {
+        StringBuilder also = new StringBuilder();
+        for (Recognition r : found) {
+            if (r.kind() != best.kind() && r.understood() >= OTHER_KIND_LINES) {
+                also.append("; ").append(r.kind().key()).append(" also took ").append(r.understood()).append(" lines, which `parse ")
+                        .append(r.kind().key()).append(" FILE` reads");
+            }
+        }
+        return also.isEmpty() ? best : best.withEvidence(best.evidence() + also);
     }
 
     /** The first lines, up to about this many bytes of UTF-8. */

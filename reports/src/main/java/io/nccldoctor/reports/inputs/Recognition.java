@@ -23,6 +23,11 @@ record Recognition(InputKind kind, Object model, int understood, int notUndersto
         return new Recognition(kind, model, understood, notUnderstood, sure, evidence, false);
     }
 
+    /** The same, with this evidence. */
+    Recognition withEvidence(String words) {
+        return new Recognition(kind, model, understood, notUnderstood, sure, words, complete);
+    }
+
     /** The text is this kind's: most of its lines are the kind's own, or a line shows it beyond doubt. */
     boolean plausible() {
         return sure || understood > 0 && understood >= notUnderstood;

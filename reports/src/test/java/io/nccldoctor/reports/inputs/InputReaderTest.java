@@ -53,7 +53,7 @@ class InputReaderTest {
         Path log = ROOT.resolve("corpus/nccl-log/nccl-log-efa-p4d-2.9.9-mpi-tag-with-table-16rank.txt");
         ParsedInput parsed = reader.read(log);
         assertThat(parsed.kind()).isEqualTo(InputKind.NCCL_LOG);
-        assertThat(parsed.evidence()).isEqualTo("its 529 NCCL lines");
+        assertThat(parsed.evidence()).isEqualTo("its 529 NCCL lines; nccl-tests also took 24 lines, which `parse nccl-tests FILE` reads");
         ReportInput both = ReportInput.read(log).orElseThrow();
         assertThat(both.log()).isPresent();
         assertThat(both.tests().orElseThrow().rows()).as("report takes the table of a log too").hasSize(30);
