@@ -20,13 +20,18 @@ public final class ImportedSnapshot {
     private ImportedSnapshot() {
     }
 
-    public static Snapshot of(List<PciDevice> devices, Map<String, String> rdmaNames, String source, List<String> argv,
+    /**
+     * @param rdmaNets PCI address → every RDMA device name the text gives it: NCCL's topology file names each port of a NIC
+     *                 it merged into one function (NVIDIA/nccl#1505: mlx5_4 and mlx5_5 under 0000:61:00.0), each an RDMA
+     *                 device of its own here
+     */
+    public static Snapshot of(List<PciDevice> devices, Map<String, List<String>> rdmaNets, String source, List<String> argv,
                               String toolVersion, String createdAt) {
         Map<String, Object> sections = new LinkedHashMap<>();
         sections.put(PciInventoryProbe.KEY, new PciInventory(Fact.of(devices), Fact.absent("names come from " + source)));
-        if (!rdmaNames.isEmpty()) {
-            List<RdmaDevices.RdmaDevice> rdma = rdmaNames.entrySet().stream()
-                    .map(e -> new RdmaDevices.RdmaDevice(e.getValue(), Fact.of(e.getKey()), Fact.absent("not in " + source))).toList();
+        if (!rdmaNets.isEmpty()) {
+            List<RdmaDevices.RdmaDevice> rdma = rdmaNets.entrySet().stream().flatMap(e -> e.getValue().stream()
+                    .map(name -> new RdmaDevices.RdmaDevice(name, Fact.of(e.getKey()), Fact.absent("not in " + source)))).toList();
             sections.put(RdmaProbe.KEY, new RdmaDevices(Fact.of(rdma)));
         }
         return new Snapshot(Snapshot.SCHEMA_VERSION, toolVersion, "unknown (" + source + ")", createdAt, source, argv,

@@ -63,7 +63,7 @@ public record ReportInput(InputKind kind, Optional<NcclTestsOutput> tests, Strin
             case NCCL_LOG -> new ReportInput(kind, tableOf(in), "nccl-tests", Optional.of((NcclLog) model), Optional.empty());
             case RDMA -> node(kind, RdmaJudgement.snapshot((RdmaPaste) model));
             case LSPCI_TREE, LSPCI_VERBOSE, NCCL_TOPO_XML -> node(kind, ImportedSnapshot.of(((PciReading) model).devices(),
-                    ((PciReading) model).rdmaNames(), (kind == InputKind.NCCL_TOPO_XML ? "NCCL topology XML " : "lspci text ") + source,
+                    ((PciReading) model).rdmaNets(), (kind == InputKind.NCCL_TOPO_XML ? "NCCL topology XML " : "lspci text ") + source,
                     List.of("report", source), "report", "not recorded"));
             case NVIDIA_SMI_TOPO -> node(kind, snapshot(source, SmiTopoMatrix.KEY, model));
             case PERFTEST -> node(kind, perftestSnapshot((PerftestOutput) model, source));

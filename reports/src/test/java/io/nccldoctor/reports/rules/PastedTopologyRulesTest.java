@@ -26,7 +26,7 @@ class PastedTopologyRulesTest {
     private static final Path CORPUS = Path.of("../corpus");
 
     private static Evaluation judge(PciReading r) {
-        Snapshot s = ImportedSnapshot.of(r.devices(), r.rdmaNames(), "lspci text " + r.source(), List.of("test"), "test", "not recorded");
+        Snapshot s = ImportedSnapshot.of(r.devices(), r.rdmaNets(), "lspci text " + r.source(), List.of("test"), "test", "not recorded");
         return Evaluation.of(s, List.of(new NoNvidiaGpu(), new GdrDisabledByDistance()),
                 new RuleContext(RulesConfig.defaults(), NodeShape.none(), Optional.empty()));
     }
