@@ -27,7 +27,7 @@ import java.util.Optional;
  * into its own section (GPU–NIC distances against NCCL's GDR threshold), a perftest run into the NIC-read/NIC-write
  * matrix's section, where one run alone says why it cannot be compared.
  *
- * @param tests the results of an nccl-tests run, with the tool that wrote them ("nccl-tests", "nccl-tests -J")
+ * @param tests the results of an nccl-tests run, with the tool that wrote them ("nccl-tests", "nccl-tests -J", "rccl-tests")
  * @param log   an NCCL debug log: the input itself, or the NCCL INFO lines of an nccl-tests output
  * @param node  node facts as a snapshot
  */
@@ -60,7 +60,11 @@ public record ReportInput(InputKind kind, Optional<NcclTestsOutput> tests, Strin
         String source = in.source();
         return switch (kind) {
             case NCCL_TESTS -> tests(in, (NcclTestsOutput) model);
-            case NCCL_LOG -> new ReportInput(kind, tableOf(in), "nccl-tests", Optional.of((NcclLog) model), Optional.empty());
+            case NCCL_LOG -> {
+                Optional<NcclTestsOutput> table = tableOf(in);
+                yield new ReportInput(kind, table, table.map(ReportInput::tool).orElse("nccl-tests"), Optional.of((NcclLog) model),
+                        Optional.empty());
+            }
             case RDMA -> node(kind, RdmaJudgement.snapshot((RdmaPaste) model));
             case LSPCI_TREE, LSPCI_VERBOSE, NCCL_TOPO_XML -> node(kind, ImportedSnapshot.of(((PciReading) model).devices(),
                     ((PciReading) model).rdmaNets(), (kind == InputKind.NCCL_TOPO_XML ? "NCCL topology XML " : "lspci text ") + source,
@@ -73,7 +77,12 @@ public record ReportInput(InputKind kind, Optional<NcclTestsOutput> tests, Strin
     private static ReportInput tests(InputText in, NcclTestsOutput out) {
         boolean json = Head.of(in.headLines(), in.source()).startsWith('{');
         Optional<NcclLog> log = out.ncclInfoLines() > 0 && in.file() != null ? NcclLog.parseIfNccl(in.file()) : Optional.empty();
-        return new ReportInput(InputKind.NCCL_TESTS, Optional.of(out), json ? "nccl-tests -J" : "nccl-tests", log, Optional.empty());
+        return new ReportInput(InputKind.NCCL_TESTS, Optional.of(out), tool(out) + (json ? " -J" : ""), log, Optional.empty());
+    }
+
+    /** The program that printed a table: nccl-tests, or rccl-tests (whose sweeps are labelled as its own). */
+    private static String tool(NcclTestsOutput out) {
+        return out.tool() == null || out.tool().isBlank() ? "nccl-tests" : out.tool();
     }
 
     /** The nccl-tests table an NCCL log holds (a run with NCCL_DEBUG=INFO), when the log is small enough to hold whole. */

@@ -59,6 +59,15 @@ class InputReaderTest {
         assertThat(both.tests().orElseThrow().rows()).as("report takes the table of a log too").hasSize(30);
     }
 
+    /** A sweep is labelled with the program that printed it (corpus/nccl-tests README for both sources). */
+    @Test
+    void aSweepIsLabelledWithTheProgramThatPrintedIt() {
+        assertThat(ReportInput.read(ROOT.resolve("corpus/nccl-tests/rccl-tests-allreduce-2g-16g-asterisks-line.txt")).orElseThrow().tool())
+                .isEqualTo("rccl-tests");
+        assertThat(ReportInput.read(ROOT.resolve("corpus/nccl-tests/nccl-tests-h100-p5-1node-nvls-single-row-silent-cut.txt"))
+                .orElseThrow().tool()).isEqualTo("nccl-tests");
+    }
+
     @Test
     void aLogLongerThanTheHeadIsToldFromItsHeadAndReadWhole() throws IOException {
         String one = Files.readString(ROOT.resolve("collectives/src/test/resources/fixtures/public/nccl-log-vllm-ray-2.21.5-ib-gdrdma.txt"));
