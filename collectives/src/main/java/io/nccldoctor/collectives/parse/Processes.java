@@ -120,30 +120,40 @@ final class Processes {
         return Optional.ofNullable(at(buf, start, nccl, scanner));
     }
 
-    /** The same, null without the prefix: no Optional for the lines read from bytes. */
+    /**
+     * The same, null without the prefix: no Optional for the lines read from bytes. The prefix's words are read here with
+     * {@link ByteWords#bytesAt}, which the first JIT tier inlines into this method (not into a helper it has inlined):
+     * compared with the last line's first, then looked up by their hash, compared in place.
+     */
     Facts at(ByteBuffer buf, int start, int nccl, LogBuilder scanner) {
         int n = nccl - start;
-        boolean same = n == lastPrefixLength;
-        for (int k = 0; same && k < n; k += 8) {
-            same = prefixWord(scanner, start + k, n - k) == lastPrefix[k >>> 3];
-        }
-        if (same) {
-            return lastProcess;
-        }
         int count = (n + 7) >>> 3;
+        long tail = (n & 7) == 0 ? -1L : (1L << ((n & 7) << 3)) - 1; // the bytes of the last word that are the prefix's
+        if (n == lastPrefixLength) {
+            long[] last = lastPrefix;
+            int i = 0;
+            while (i < count && (scanner.bytesAt(start + (i << 3)) & (i == count - 1 ? tail : -1L)) == last[i]) {
+                i++;
+            }
+            if (i == count) {
+                return lastProcess;
+            }
+        }
         if (scratch.length < count) {
             scratch = new long[count * 2];
         }
+        long[] mine = scratch;
         long h = n;
-        for (int k = 0; k < n; k += 8) {
-            scratch[k >>> 3] = prefixWord(scanner, start + k, n - k);
-            h = (h ^ scratch[k >>> 3]) * 0x9E3779B97F4A7C15L;
+        for (int i = 0; i < count; i++) {
+            long w = scanner.bytesAt(start + (i << 3)) & (i == count - 1 ? tail : -1L);
+            mine[i] = w;
+            h = (h ^ w) * 0x9E3779B97F4A7C15L;
             h ^= h >>> 29;
         }
         long[] words = null;
         int i = (int) h & (PREFIX_SLOTS - 1);
         for (; prefixWords[i] != null; i = (i + 1) & (PREFIX_SLOTS - 1)) {
-            if (prefixHash[i] == h && prefixLength[i] == n && Arrays.equals(prefixWords[i], 0, count, scratch, 0, count)) {
+            if (prefixHash[i] == h && prefixLength[i] == n && same(prefixWords[i], mine, count)) {
                 words = prefixWords[i];
                 break;
             }
@@ -174,10 +184,13 @@ final class Processes {
         return lastProcess;
     }
 
-    /** The word at {@code at}, cut to its first {@code left} bytes when fewer than eight are left. */
-    private static long prefixWord(BlockScanner s, int at, int left) {
-        long w = s.bytesAt(at);
-        return left >= 8 ? w : w & (1L << (left << 3)) - 1;
+    private static boolean same(long[] a, long[] b, int count) {
+        for (int i = 0; i < count; i++) {
+            if (a[i] != b[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Moves the network transports counted from bytes into each process's set. */
