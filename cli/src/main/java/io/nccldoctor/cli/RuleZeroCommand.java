@@ -51,7 +51,8 @@ import picocli.CommandLine.Model.CommandSpec;
             "  nccl-doctor rulezero run.json --reference nccl-tests/ --node node17-capture -o rulezero.html",
             "  nccl-doctor rulezero suspect.csv --gpu \"NVIDIA H100 80GB HBM3\" --nodes 1   against the published baseline",
             "  nccl-doctor rulezero configs/examples/field-report-cluster/suspect-alltoall.csv \\",
-            "      --reference configs/examples/field-report-cluster/alltoall-nccl-tests.txt --node configs/examples/field-report-cluster/arrowlake-ws",
+            "      --reference configs/examples/field-report-cluster/alltoall-nccl-tests.txt \\",
+            "      --node configs/examples/field-report-cluster/arrowlake-ws",
             "",
             "Formats by the extension of -o (or --format): html, md, json, png/svg (--chart NAME), txt; --json prints the JSON form. "
                 + "-o replaces its own earlier output, any other file only with --force.",

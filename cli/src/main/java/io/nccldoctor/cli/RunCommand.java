@@ -39,8 +39,8 @@ import picocli.CommandLine.TypeConversionException;
         footer = {"",
             "Examples:",
             "  nccl-doctor run --reference nccl-tests --nccl-tests-dir ~/nccl-tests/build -b 8 -e 128M -f 2 -g 8",
-            "  srun -N2 --ntasks-per-node=8 nccl-doctor run --reference nccl-tests --nccl-tests-dir /opt/nccl-tests/build "
-                + "--collective alltoall -b 1M -e 1G",
+            "  srun -N2 --ntasks-per-node=8 nccl-doctor run --reference nccl-tests --nccl-tests-dir /opt/nccl-tests/build \\",
+            "      --collective alltoall -b 1M -e 1G",
             "  nccl-doctor run --collective alltoall -g 8 -b 1M -e 1G",
             "  nccl-doctor run --collective allreduce --op max -d int8 -g 8 -c 1",
             "  nccl-doctor run --collective alltoall -g 3 -b 536870904 -e 536870904 --conditioning none   # the field report's case",

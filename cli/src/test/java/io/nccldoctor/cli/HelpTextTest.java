@@ -42,6 +42,23 @@ class HelpTextTest {
                 .contains("a bootstrap 95 % interval");
     }
 
+    /** Help is pasted into tickets and read in 120-column terminals: no line of any verb's --help is wider. */
+    @Test
+    void everyHelpLineFitsInATicket() {
+        CommandLine root = Cli.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()), false);
+        List<CommandLine> all = new ArrayList<>();
+        collect(root, all);
+        List<String> wide = new ArrayList<>();
+        for (CommandLine c : all) {
+            for (String line : c.getUsageMessage(CommandLine.Help.Ansi.OFF).split("\n")) {
+                if (line.length() > 120) {
+                    wide.add(c.getCommandName() + ": " + line.length() + " columns: " + line);
+                }
+            }
+        }
+        assertThat(wide).as("help lines over 120 columns").isEmpty();
+    }
+
     @Test
     void sweepsHelpNamesEveryShippedPlan() throws IOException {
         String help = Cli.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()), false)
