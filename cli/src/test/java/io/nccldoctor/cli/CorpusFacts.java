@@ -75,7 +75,8 @@ final class CorpusFacts {
      * says so), and reading it as one would invent a PCI tree.
      */
     static final Map<String, String> REFUSED = Map.of(
-            "corpus/nccl-topo-xml/nccl-graph-azure-ncv4-not-topology.xml", "it is NCCL's graph file");
+            "corpus/nccl-topo-xml/nccl-graph-azure-ncv4-not-topology.xml", "it is NCCL's graph file",
+            "corpus/nvidia-smi-topo/nvidia-smi-topo-b200-rows-without-header.txt", "none of the kinds nccl-doctor reads was recognised");
 
     /** "file\tfact" → why the tool does not read it as written yet; shown as skipped, failed once it matches. */
     static final Map<String, String> KNOWN = known();
@@ -214,6 +215,7 @@ final class CorpusFacts {
         all.add(prefixed("nvidia-smi-topo", "pair.", (d, v) -> cell(d, v), Match.TEXT));
         all.add(prefixed("nvidia-smi-topo", "cpuAffinity.", (d, v) -> at("/cpuAffinity/" + v).apply(d), Match.TEXT));
         all.add(prefixed("nvidia-smi-topo", "numaAffinity.", (d, v) -> at("/numaAffinity/" + v).apply(d), Match.TEXT));
+        all.add(fact("nvidia-smi-topo", "matrix", at("/matrix"), Match.TEXT));
         // nccl-log: NcclLog, with the readings of its GDR lines
         all.add(fact("nccl-log", "lines", at("/lines"), Match.NUMBER));
         all.add(fact("nccl-log", "ncclVersion", d -> joined(d.path("versions"), ","), Match.TEXT));

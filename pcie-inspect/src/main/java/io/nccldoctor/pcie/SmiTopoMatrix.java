@@ -21,7 +21,9 @@ import java.util.regex.Pattern;
  * @param gpuNumaId the "GPU NUMA ID" column of drivers since R535 (N/A unless the GPU memory is a NUMA node, as on
  *                  Grace Hopper)
  * @param skipped   input lines that were not understood, with their line numbers
- * @param matrix    "topo -m" (link types between devices) or "topo -p2p" (the P2P status matrix of {@code nvidia-smi topo
+ * @param matrix    "topo -m" (link types between devices), "topo -mp" (the same matrix for PCIe paths only: NVLink is not
+ *                  shown, so a GPU pair's cell is its PCIe path and says nothing of NVLink between them; told from the
+ *                  command line pasted above the matrix) or "topo -p2p" (the P2P status matrix of {@code nvidia-smi topo
  *                  -p2p r|w|n|a|p}: OK, NS …, which says whether peer-to-peer works, not how the devices are linked)
  */
 public record SmiTopoMatrix(List<String> devices, Map<String, Map<String, String>> cells, Map<String, String> cpuAffinity,
@@ -32,6 +34,14 @@ public record SmiTopoMatrix(List<String> devices, Map<String, Map<String, String
     public static final String KEY = "nvidiaSmiTopo";
     public static final String LINKS = "topo -m";
     public static final String P2P = "topo -p2p";
+    /**
+     * `nvidia-smi topo -mp` / `--matrix_pci`: "Display the GPUDirect communication matrix for the system (PCI Only)", as
+     * `nvidia-smi topo -h` words it (NVIDIA's nvidia-smi man page since driver 367, TOPOLOGY OPTIONS).
+     */
+    public static final String PCI = "topo -mp";
+    /** The command line that printed the matrix, after any prompt: `nvidia-smi topo -mp` or `--matrix_pci` among its options. */
+    private static final Pattern COMMAND = Pattern.compile("nvidia-smi\\s+topo\\b(.*)$");
+    private static final Pattern PCI_OPTION = Pattern.compile("(?:^|\\s)(?:-mp|--matrix_pci)(?=\\s|$)");
 
     private static final Pattern ANSI = Pattern.compile("\u001b\\[[0-9;]*m");
     private static final Pattern SPLIT = Pattern.compile("\t+|\\s{2,}");
@@ -53,6 +63,11 @@ public record SmiTopoMatrix(List<String> devices, Map<String, Map<String, String
         return P2P.equals(matrix);
     }
 
+    /** True for `topo -mp`: PCIe paths only, NVLink not shown. */
+    public boolean pciOnly() {
+        return PCI.equals(matrix);
+    }
+
     /** The name of a device label: NIC0 → mlx5_0 through the legend, anything else as it is. */
     public String name(String label) {
         return nicLegend.getOrDefault(label, label);
@@ -61,10 +76,39 @@ public record SmiTopoMatrix(List<String> devices, Map<String, Map<String, String
     public static SmiTopoMatrix parse(List<String> raw, String source) {
         List<String> lines = raw.stream().map(l -> ANSI.matcher(l).replaceAll("")).toList();
         int header = header(lines, source);
+        boolean bare = SmiBareRows.isRow(lines.get(header));
         List<String> devices = new ArrayList<>();
         List<String> tail = new ArrayList<>();
+        if (bare) {
+            devices.addAll(SmiBareRows.columns(lines, header, source));
+        } else {
+            headerColumns(lines.get(header), devices, tail);
+        }
+        Rows rows = new Rows(devices, tail, bare);
+        List<String> unread = tail.stream().filter(t -> !TAIL.contains(t)).toList();
+        unread.stream().limit(UNREAD_SHOWN).forEach(t -> rows.skipped.add((header + 1) + ": column '" + t + "' is not read"));
+        if (unread.size() > UNREAD_SHOWN) {
+            rows.skipped.add((header + 1) + ": " + (unread.size() - UNREAD_SHOWN) + " more columns are not read");
+        }
+        if (bare) {
+            rows.skipped.add((header + 1) + ": no header line above the rows: the columns were named by where each row's X stands; "
+                    + "the values after the matrix (CPU and NUMA affinity) have no column names, so they are not read");
+        }
+        for (int i = bare ? header : header + 1; i < lines.size(); i++) {
+            rows.line(lines.get(i), i + 1);
+        }
+        if (rows.cells.isEmpty()) {
+            throw new InputException(source + ": a topology header but no matrix rows below it (line " + (header + 1) + ")");
+        }
+        boolean p2p = rows.keepP2pStatus();
+        return new SmiTopoMatrix(devices, rows.cells, rows.column("CPU Affinity"), rows.column("NUMA Affinity"),
+                rows.column("GPU NUMA ID"), rows.legend, rows.skipped, p2p ? P2P : kind(lines, header, rows));
+    }
+
+    /** The header's device labels, then the names of the columns after the matrix. */
+    private static void headerColumns(String line, List<String> devices, List<String> tail) {
         Set<String> seen = new HashSet<>();
-        for (String token : SPLIT.split(lines.get(header).strip())) {
+        for (String token : SPLIT.split(line.strip())) {
             List<String> labels = tail.isEmpty() ? labels(token.strip()) : List.of();
             // a label printed twice ends the matrix: nvidia-smi names each device once (a pasted line repeated is not a bigger matrix)
             if (!labels.isEmpty() && labels.stream().allMatch(seen::add)) {
@@ -73,21 +117,29 @@ public record SmiTopoMatrix(List<String> devices, Map<String, Map<String, String
                 tail.add(token.strip());
             }
         }
-        Rows rows = new Rows(devices, tail);
-        List<String> unread = tail.stream().filter(t -> !TAIL.contains(t)).toList();
-        unread.stream().limit(UNREAD_SHOWN).forEach(t -> rows.skipped.add((header + 1) + ": column '" + t + "' is not read"));
-        if (unread.size() > UNREAD_SHOWN) {
-            rows.skipped.add((header + 1) + ": " + (unread.size() - UNREAD_SHOWN) + " more columns are not read");
+    }
+
+    /**
+     * "topo -mp" when the last `nvidia-smi topo` command line above the matrix asks for it, else "topo -m". An NVLink
+     * cell, which `-mp` never prints, is listed, and the matrix taken as `-m` (the command line belongs to another output).
+     */
+    private static String kind(List<String> lines, int header, Rows rows) {
+        String options = null;
+        for (int i = 0; i < header; i++) {
+            Matcher m = COMMAND.matcher(lines.get(i));
+            options = m.find() ? m.group(1) : options;
         }
-        for (int i = header + 1; i < lines.size(); i++) {
-            rows.line(lines.get(i), i + 1);
+        if (options == null || !PCI_OPTION.matcher(options).find()) {
+            return LINKS;
         }
-        if (rows.cells.isEmpty()) {
-            throw new InputException(source + ": a topology header but no matrix rows below it (line " + (header + 1) + ")");
+        List<String> nvlink = rows.cells.entrySet().stream().flatMap(r -> r.getValue().entrySet().stream()
+                .filter(c -> c.getValue().startsWith("NV")).map(c -> r.getKey() + "/" + c.getKey() + " " + c.getValue())).toList();
+        if (nvlink.isEmpty()) {
+            return PCI;
         }
-        boolean p2p = rows.keepP2pStatus();
-        return new SmiTopoMatrix(devices, rows.cells, rows.column("CPU Affinity"), rows.column("NUMA Affinity"),
-                rows.column("GPU NUMA ID"), rows.legend, rows.skipped, p2p ? P2P : LINKS);
+        rows.skipped.add((header + 1) + ": the command line above asks for `topo -mp` (PCIe paths only), but the matrix holds NVLink "
+                + "cells (" + nvlink.get(0) + (nvlink.size() > 1 ? ", …" : "") + "), which only `topo -m` prints: read as `topo -m`");
+        return LINKS;
     }
 
     /**
@@ -113,12 +165,20 @@ public record SmiTopoMatrix(List<String> devices, Map<String, Map<String, String
         return out;
     }
 
+    /** The header line; else, when the text has matrix rows but no header, the first row (GPU0's). */
     private static int header(List<String> lines, String source) {
+        int firstRow = -1;
         for (int i = 0; i < lines.size(); i++) {
             String t = lines.get(i).strip();
             if (t.startsWith("GPU0") && (t.contains("CPU Affinity") || SPLIT.split(t).length > 1)) {
-                return i;
+                if (!SmiBareRows.isRow(t)) {
+                    return i;
+                }
+                firstRow = firstRow < 0 ? i : firstRow;
             }
+        }
+        if (firstRow >= 0) {
+            return firstRow;
         }
         throw new InputException(source + ": no nvidia-smi topology header (a line starting with GPU0 and naming "
                 + "CPU Affinity); paste the output of `nvidia-smi topo -m`");
@@ -134,11 +194,14 @@ public record SmiTopoMatrix(List<String> devices, Map<String, Map<String, String
         final List<String> skipped = new ArrayList<>();
         /** P2P status cells as they were read ("line: row/column value"), until the matrix is known to be `topo -p2p`. */
         final List<String[]> p2pCells = new ArrayList<>();
+        /** Rows without a header line: the values after the matrix have no column names (said once, not per row). */
+        final boolean bare;
         int linkCells;
 
-        Rows(List<String> devices, List<String> tail) {
+        Rows(List<String> devices, List<String> tail, boolean bare) {
             this.devices = devices;
             this.tail = tail;
+            this.bare = bare;
             tail.forEach(t -> columns.put(t, new LinkedHashMap<>()));
         }
 
@@ -197,7 +260,7 @@ public record SmiTopoMatrix(List<String> devices, Map<String, Map<String, String
         /** Affinity values hold no spaces, so they are assigned by position only when there is one per column. */
         private void tailValues(String[] tokens, int number) {
             int values = tokens.length - 1 - devices.size();
-            if (values <= 0) {
+            if (values <= 0 || bare) {
                 return; // NIC rows have no affinity columns
             }
             if (values != tail.size()) {

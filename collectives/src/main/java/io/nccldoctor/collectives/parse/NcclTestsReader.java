@@ -57,9 +57,23 @@ final class NcclTestsReader {
     private static final Pattern RCCL_VERSION = Pattern.compile("^rc+l-tests: Version (\\S.*?)\\s*$");
     /**
      * RCCL's own banner with NCCL_DEBUG=VERSION (src/init.cc showVersion): "RCCL version : 2.28.3-gfx1151-rccl:a188cf2"
-     * (version, suffix, git hash), then "HIP version  : …", "ROCm version : …", "Hostname     : …", "Librccl path : …".
+     * (version, suffix, git hash), then "HIP version  : …", "ROCm version : …", "Hostname     : …", "Librccl path : …";
+     * before ROCm/rccl c755b9cf (2024-07) one line, "RCCL version 2.16.5+hip5.6 HEAD:…". Only RCCL prints it, and the
+     * program that prints an nccl-tests table on RCCL is rccl-tests (nccl-tests builds with CUDA only).
      */
-    private static final Pattern RCCL_BANNER = Pattern.compile("^RCCL version : (\\d+\\.\\d+\\.\\d+)");
+    private static final Pattern RCCL_BANNER = Pattern.compile("^RCCL version (?:: )?(\\d+\\.\\d+\\.\\d+)");
+    /**
+     * A wrapper's line naming the binary it starts: "Running /nix/store/…-nccl-tests-2.13.6/bin/all_gather_perf" (the
+     * nixpkgs package's test script). The test is the binary's name; a version is read only from a directory named
+     * nccl-tests-X.Y.Z, as a source tarball or a package unpacks (nccl-tests tags its releases vX.Y.Z).
+     */
+    private static final Pattern RUNNING = Pattern.compile("^Running\\s+(\\S*/)?(\\w+_perf(?:_mpi)?)\\s*$");
+    private static final Pattern PATH_VERSION = Pattern.compile("(?:^|[/-])nccl-tests-(\\d+\\.\\d+\\.\\d+)/");
+    /**
+     * A number cut short: C's printf writes at least two exponent digits (%e, and %g in exponent form), so "3e", "3e-"
+     * or "3e-0" is the start of a cell ("3e-08") whose end the paste lost.
+     */
+    private static final Pattern CUT_NUMBER = Pattern.compile("[-+]?(?:\\d+\\.?\\d*|\\.\\d+)[eE][-+]?\\d?");
     private static final Pattern TEST = Pattern.compile("(?:^|#)\\s*Collective test starting: (\\S+)");
     /** The footer's last line (src/util.cu writeResultFooter): it names the test where the header was cut. */
     private static final Pattern CONCLUDED = Pattern.compile("(?:^|#)\\s*Collective test concluded: (\\S+)");
@@ -97,6 +111,10 @@ final class NcclTestsReader {
     private Fact<String> library = version;
     private Fact<String> test = Fact.absent("no '# Collective test starting' or '# Collective test concluded' line");
     private String tool = "nccl-tests";
+    private boolean toolNamed;
+    private boolean markdown;
+    /** Old-layout rows (error column) whose in-place maximum error is above 0: size and error, judged once the test is known. */
+    private final List<InPlaceError> inPlaceErrors = new ArrayList<>();
     private final List<String> devices = new ArrayList<>();
     private final List<Row> rows = new ArrayList<>();
     private Fact<Long> oob = Fact.absent("no 'Out of bounds values' footer");
@@ -119,6 +137,10 @@ final class NcclTestsReader {
     private final List<String> errors = new ArrayList<>();
     private int rankZero;
     private Fact<Integer> validation = Fact.absent("no '# nThread … validation:' line");
+
+    /** An old-layout row's in-place maximum error above 0, and whether its table has neither a redop nor a root column. */
+    private record InPlaceError(long size, double error, boolean noOpColumns) {
+    }
 
     NcclTestsReader(String source) {
         this.source = source;
@@ -147,12 +169,22 @@ final class NcclTestsReader {
         if (parameterLines.isEmpty() && !modes.isEmpty()) {
             warnings.add("mode lines without a '# nThread' parameters line: " + String.join("; ", modes.get(0)));
         }
+        if (markdown) {
+            warnings.add("the table was rendered as Markdown (cells joined by ' | ', a '-- | --' line, '\\#' for '#'): each row was split "
+                    + "at its '|' into the cells of the plain table and read by the same column header");
+        }
+        inPlaceErrorWarning();
         return new NcclTestsOutput(version, headers, library, test, devices, errorColumn, rows, oob, oobOk, avg, avgOk, info, skipped,
                 parameters, command, columns, List.copyOf(warnings), errors, tool);
     }
 
     private void line(String line, int number) {
-        String t = line.strip();
+        NcclTestsMarkdown.Line md = NcclTestsMarkdown.plain(line.strip());
+        markdown |= md.markdown();
+        if (md.refused() != null) {
+            skipped.add(source + ":" + number + ": " + line.strip() + " (" + md.refused() + ")");
+        }
+        String t = md.plain();
         if (pendingCommand != null) {
             if (!t.isEmpty() && !t.startsWith("#")) {
                 continueCommand(t);
@@ -177,16 +209,23 @@ final class NcclTestsReader {
         String bare = t.replaceFirst("^#\\s*", "");
         if ((m = VERSION.matcher(t)).find()) {
             tool = m.group(1) + "-tests";
+            toolNamed = true;
             version = Fact.of(m.group(2));
             headers = Fact.of(NativeCalls.ncclVersion(Integer.parseInt(m.group(3))));
             library = Fact.of(NativeCalls.ncclVersion(Integer.parseInt(m.group(4))));
         } else if ((m = RCCL_VERSION.matcher(bare)).matches()) {
             tool = "rccl-tests";
+            toolNamed = true;
             version = Fact.of(m.group(1)); // as printed: rccl-tests built outside its own build prints "Version Unknown"
         } else if ((m = BANNER.matcher(t)).find() || (m = RCCL_BANNER.matcher(t)).find()) {
             if (!library.isValue()) {
                 library = Fact.of(m.group(1)); // older nccl-tests print NCCL's banner instead of the version header
             }
+            if (t.startsWith("RCCL") && !toolNamed) {
+                tool = "rccl-tests";
+            }
+        } else if ((m = RUNNING.matcher(t)).matches()) {
+            running(m);
         } else if ((m = TEST.matcher(t)).find()) {
             test = Fact.of(m.group(1));
         } else if ((m = CONCLUDED.matcher(t)).find()) {
@@ -220,6 +259,43 @@ final class NcclTestsReader {
         } else if (!test.get().equals(name)) {
             warnings.add("the footer says '# Collective test concluded: " + name + "' where the text named " + test.get()
                     + " before it: two runs in one text?");
+        }
+    }
+
+    /** "Running …/nccl-tests-2.13.6/bin/all_gather_perf": the test, and the version its directory names. */
+    private void running(Matcher m) {
+        if (!test.isValue()) {
+            test = Fact.of(m.group(2));
+        }
+        Matcher v = PATH_VERSION.matcher(m.group(1) == null ? "" : m.group(1));
+        if (!version.isValue() && v.find()) {
+            version = Fact.of(v.group(1));
+        }
+    }
+
+    /**
+     * nccl-tests before v2.13 printed the in-place maximum error of every test, but never counted it for alltoall and
+     * sendrecv: their InitData sets reportErrors = in_place ? 0 : 1 (src/alltoall.cu; src/sendrecv.cu since it came, in
+     * v2.10.0), and src/common.cu counts a delta only "if (args->reportErrors && maxDelta > DeltaMaxValue(type)*(nranks - 1))".
+     * Said once the test is known (the footer can name it): no failure for those two, and which tests it could be when
+     * the text does not name one.
+     */
+    private void inPlaceErrorWarning() {
+        if (inPlaceErrors.isEmpty()) {
+            return;
+        }
+        String binary = (test.isValue() ? test.get() : command.flatMap(NcclTestsCommand::binary).orElse("")).replaceFirst("_mpi$", "");
+        InPlaceError first = inPlaceErrors.get(0);
+        String shown = String.format(Locale.ROOT, "%d size%s (%.0e at %d bytes%s)", inPlaceErrors.size(), inPlaceErrors.size() == 1 ? "" : "s",
+                first.error(), first.size(), inPlaceErrors.size() == 1 ? "" : ", the first");
+        if (UNCHECKED_IN_PLACE.contains(binary)) {
+            warnings.add("the in-place maximum error of " + binary + " is above 0 in " + shown + ", which nccl-tests does not count: "
+                    + "it does not check the in-place result of alltoall and sendrecv (reportErrors = in_place ? 0 : 1); no failure");
+        } else if (binary.isEmpty() && inPlaceErrors.stream().allMatch(InPlaceError::noOpColumns)) {
+            warnings.add("the in-place maximum error is above 0 in " + shown + ", and the text does not name the test: a table without "
+                    + "redop and root columns is all_gather's, hypercube's or sendrecv's before v2.13; sendrecv does not count its in-place "
+                    + "error (reportErrors = in_place ? 0 : 1), all_gather and hypercube count it into 'Out of bounds values'"
+                    + (oob.isValue() ? " (the footer says " + oob.get() + ")" : ", which this text does not show"));
         }
     }
 
@@ -325,6 +401,10 @@ final class NcclTestsReader {
             }
             placements.add((Placement) read);
         }
+        if (placements.size() > 1 && placements.get(1).maxError().isValue() && placements.get(1).maxError().get() > 0) {
+            inPlaceErrors.add(new InPlaceError(size.get(), placements.get(1).maxError().get(),
+                    !c.lead().containsKey("redop") && !c.lead().containsKey("root")));
+        }
         String redop = c.lead().get("redop");
         String stamp = c.lead().get("timestamp");
         rows.add(new Row(size.get(), count.get(), c.lead().getOrDefault("type", ""),
@@ -360,6 +440,10 @@ final class NcclTestsReader {
         String check = cells.containsKey("wrong") ? cells.get("wrong") : cells.get("error");
         boolean overThreshold = check != null && ASTERISK.matcher(check).matches();
         check = overThreshold ? check.substring(0, check.length() - 1) : check;
+        if (check != null && CUT_NUMBER.matcher(check).matches()) {
+            return "the " + (cells.containsKey("wrong") ? "#wrong" : "error") + " cell '" + check + "' is a number cut short (printf "
+                    + "writes two exponent digits at least): the row is cut";
+        }
         boolean oldLayout = cells.containsKey("error") || (layout == null && looksLikeMaxError(check));
         if (check == null) {
             wrong = Fact.absent("no #wrong column in this table");

@@ -154,11 +154,14 @@ public final class Notes {
             }
         }));
         List<Note> out = new ArrayList<>();
-        if (!sys.isEmpty()) {
-            out.add(new Note(Note.Kind.SYS_PATH, "nvidia-smi topo -m: " + String.join(", ", first(sys)), source));
+        if (!sys.isEmpty() && m.pciOnly()) { // PCIe paths only: NVLink, which would carry the pair's traffic, is not shown
+            out.add(new Note(Note.Kind.UNREAD, "nvidia-smi topo -mp shows PCIe paths only, not NVLink: " + String.join(", ", first(sys))
+                    + " (PCIe paths; whether NVLink joins these GPUs is not in the text)", source));
+        } else if (!sys.isEmpty()) {
+            out.add(new Note(Note.Kind.SYS_PATH, "nvidia-smi " + m.matrix() + ": " + String.join(", ", first(sys)), source));
         }
         if (!nv.isEmpty()) {
-            out.add(new Note(Note.Kind.NVLINK, "nvidia-smi topo -m: " + String.join(", ", first(nv)), source));
+            out.add(new Note(Note.Kind.NVLINK, "nvidia-smi " + m.matrix() + ": " + String.join(", ", first(nv)), source));
         }
         return out;
     }

@@ -11,7 +11,9 @@ public final class SmiTopoText {
 
     public static String render(SmiTopoMatrix m, String file) {
         StringBuilder out = new StringBuilder("nvidia-smi " + m.matrix() + " from " + file + ": " + m.devices().size() + " devices"
-                + (m.p2p() ? " (P2P status per pair, not link types)" : "") + "\n");
+                + (m.p2p() ? " (P2P status per pair, not link types)" : "")
+                + (m.pciOnly() ? " (PCIe paths only: NVLink is not shown, so a GPU pair's cell is no verdict on NVLink between them)" : "")
+                + "\n");
         for (String d : m.devices()) {
             out.append("  ").append(d).append(m.name(d).equals(d) ? "" : " = " + m.name(d))
                     .append(m.cpuAffinity().containsKey(d) ? "  CPU affinity " + m.cpuAffinity().get(d) : "")

@@ -51,9 +51,8 @@ public final class GdrDisabledByDistance implements Rule {
         if (topology.isEmpty() && smi != null && !smi.p2p()) { // a pasted nvidia-smi matrix, without a PCI tree
             String raw = s.env().get("NCCL_NET_GDR_LEVEL");
             GdrLevel level = GdrLevel.parse(raw, ctx.ncclVersion().orElse(NcclPathTypes.NEWEST));
-            List<Finding> f = raw == null ? SmiGdrDistances.findings(this, smi, "PXB", SmiGdrDistances.DEFAULT)
-                    : SmiGdrDistances.findings(this, smi, level.name(), level.source());
-            return f.isEmpty() ? Outcome.pass() : Outcome.flag(f);
+            return raw == null ? SmiGdrDistances.outcome(this, smi, "PXB", SmiGdrDistances.DEFAULT)
+                    : SmiGdrDistances.outcome(this, smi, level.name(), level.source());
         }
         if (topology.isEmpty()) {
             return Outcome.waived("the PCI bus could not be read");

@@ -3,6 +3,7 @@ package io.nccldoctor.reports.rules;
 import io.nccldoctor.pcie.SmiPath;
 import io.nccldoctor.pcie.SmiTopoMatrix;
 import io.nccldoctor.reports.Finding;
+import io.nccldoctor.reports.Outcome;
 import io.nccldoctor.reports.Rule;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +15,9 @@ import java.util.Optional;
  * NIC by the matrix's path type against NCCL's GDR threshold. nvidia-smi names the same paths NCCL compares (PIX, PXB,
  * PHB, SYS; SOC is the old name of SYS); its NODE, two host bridges of one CPU, is NCCL's PHB. A GPU whose memory is a
  * NUMA node (a number in the GPU NUMA ID column: Grace Hopper, Grace Blackwell) reaches the NIC through C2C, which NCCL
- * from 2.29 may enable as P2C and the matrix does not show: it is left out.
+ * from 2.29 may enable as P2C and the matrix does not show: it is left out. A GPU whose row lacks NIC cells (a row cut
+ * short, an unreadable cell) is judged only when a cell that is there already meets the threshold: the nearest NIC may
+ * be among the missing ones, so otherwise it is not judged, and the outcome says so.
  */
 final class SmiGdrDistances {
 
@@ -28,9 +31,12 @@ final class SmiGdrDistances {
     private SmiGdrDistances() {
     }
 
-    static List<Finding> findings(Rule rule, SmiTopoMatrix m, String level, String source) {
+    /** The findings, waived in part (with the GPUs not judged and why) when a GPU's row lacks NIC cells. */
+    static Outcome outcome(Rule rule, SmiTopoMatrix m, String level, String source) {
         SmiPath threshold = threshold(level);
         List<Finding> out = new ArrayList<>();
+        List<String> unjudged = new ArrayList<>();
+        List<String> nics = m.devices().stream().filter(d -> !d.startsWith("GPU")).toList();
         for (String gpu : m.devices().stream().filter(d -> d.startsWith("GPU")).toList()) {
             if (m.gpuNumaId().getOrDefault(gpu, "N/A").matches("\\d+")) {
                 continue; // GPU memory as a NUMA node: a Grace (C2C) GPU, whose path to the NIC NCCL may call P2C; the matrix cannot say
@@ -38,23 +44,45 @@ final class SmiGdrDistances {
             Map<String, String> row = m.cells().getOrDefault(gpu, Map.of());
             String nearest = null;
             SmiPath path = null;
-            for (String nic : m.devices().stream().filter(d -> !d.startsWith("GPU")).toList()) {
+            List<String> missing = new ArrayList<>();
+            for (String nic : nics) {
                 Optional<SmiPath> p = path(row.get(nic));
-                if (p.isPresent() && (path == null || p.get().ordinal() < path.ordinal())) {
+                if (row.get(nic) == null) {
+                    missing.add(nic); // cut off, or an unknown cell the parser listed and left out
+                } else if (p.isPresent() && (path == null || p.get().ordinal() < path.ordinal())) {
                     nearest = nic;
                     path = p.get();
                 }
             }
-            if (path != null && path.ordinal() > threshold.ordinal()) {
-                String nic = m.name(nearest);
-                out.add(rule.finding(gpu + "-" + nic, gpu + " reaches its nearest NIC " + nic + " through " + path
-                        + " (nvidia-smi topo -m): GPUDirect RDMA off by default", List.of(
-                        "nvidia-smi topo -m: " + gpu + "-" + nearest + (nic.equals(nearest) ? "" : " (" + nic + ")") + " " + row.get(nearest),
-                        "threshold " + level + ": " + source,
-                        "NCCL_NET_GDR_LEVEL=" + (path == SmiPath.NODE ? "PHB" : path.name()) + " would enable it for this pair")));
+            if (path != null && path.ordinal() <= threshold.ordinal()) {
+                continue; // a NIC within the threshold: a missing cell could only be as near
+            }
+            if (!missing.isEmpty()) {
+                unjudged.add(gpu + " (no cell for " + span(missing) + (path == null ? "" : "; the cells there reach " + path + " at best") + ")");
+            } else if (path != null) {
+                out.add(finding(rule, m, gpu, nearest, path, level, source));
             }
         }
-        return out;
+        if (unjudged.isEmpty()) {
+            return out.isEmpty() ? Outcome.pass() : Outcome.flag(out);
+        }
+        return new Outcome(List.copyOf(out), "not judged from nvidia-smi " + m.matrix() + ": " + String.join(", ", unjudged)
+                + ": the nearest NIC may be one whose cell is not in the text (a row cut short or an unreadable cell)");
+    }
+
+    private static Finding finding(Rule rule, SmiTopoMatrix m, String gpu, String nearest, SmiPath path, String level, String source) {
+        String nic = m.name(nearest);
+        String smi = "nvidia-smi " + m.matrix();
+        return rule.finding(gpu + "-" + nic, gpu + " reaches its nearest NIC " + nic + " through " + path
+                + " (" + smi + "): GPUDirect RDMA off by default", List.of(
+                smi + ": " + gpu + "-" + nearest + (nic.equals(nearest) ? "" : " (" + nic + ")") + " " + m.cells().get(gpu).get(nearest),
+                "threshold " + level + ": " + source,
+                "NCCL_NET_GDR_LEVEL=" + (path == SmiPath.NODE ? "PHB" : path.name()) + " would enable it for this pair"));
+    }
+
+    /** "NIC7" or "NIC7 … NIC13 (7 NICs)". */
+    private static String span(List<String> nics) {
+        return nics.size() == 1 ? nics.get(0) : nics.get(0) + " … " + nics.get(nics.size() - 1) + " (" + nics.size() + " NICs)";
     }
 
     /** A cell's path type; NV# (NVLink) and P2P status cells are none. */
