@@ -261,6 +261,11 @@ final class CorpusFacts {
                     }
                     return s.toString();
                 }).stream().collect(Collectors.joining("; "))), Match.SET));
+        all.add(fact("nccl-log", "watchdogTimeouts", d -> Optional.of("" + d.path("watchdogTimeouts").size()), Match.NUMBER));
+        all.add(fact("nccl-log", "watchdogHangs", d -> Optional.of("" + d.path("watchdogHangs").size()), Match.NUMBER));
+        all.add(fact("nccl-log", "pxnChannels", at("/pxnChannels"), Match.NUMBER));
+        all.add(fact("nccl-log", "unknownMessages", at("/unknownMessages"), Match.NUMBER));
+        all.add(fact("nccl-log", "loadedPlugins", d -> joined(d.at("/network/loadedPlugins"), ","), Match.TEXT));
         // the topology kinds: PciReading
         all.add(fact("lspci-tree", "functions", at("/census/functions"), Match.NUMBER));
         all.add(fact("lspci-tree", "nvidiaGpus", d -> Optional.of("" + nvidiaGpus(d)), Match.NUMBER));

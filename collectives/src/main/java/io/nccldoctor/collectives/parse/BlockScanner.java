@@ -36,6 +36,9 @@ abstract class BlockScanner extends ByteWords {
     private static final long VS = 0x7676767676767676L;
     private static final long SPACE_VIA = word(" via \0\0\0") & 0xFF_FFFF_FFFFL;
     static final byte[] WATCHDOG = "Watchdog caught".getBytes(StandardCharsets.ISO_8859_1);
+    /** PyTorch's words for its watchdog thread stuck ({@link TorchWatchdog}): "ProcessGroupNCCL's watchdog got stuck for". */
+    private static final byte[] WATCHDOG_STUCK = TorchWatchdog.STUCK.getBytes(StandardCharsets.ISO_8859_1);
+    private static final byte[] HEARTBEAT = TorchWatchdog.HEARTBEAT.getBytes(StandardCharsets.ISO_8859_1);
 
     /**
      * Where "NCCL INFO " stood in the last line that had it, from the line's start: the lines of a job's log carry
@@ -151,8 +154,9 @@ abstract class BlockScanner extends ByteWords {
 
     /**
      * "NCCL" at {@code at} (followed by at least one byte) in the line [start, end): reads the line if it holds "NCCL "
-     * or a watchdog timeout ("WorkNCCL(…"). Returns whether the line was read (counted or accepted), so that later hits
-     * in it are skipped.
+     * or one of PyTorch's hang messages ({@link TorchWatchdog}: a watchdog timeout, "WorkNCCL(…", or the watchdog stuck,
+     * "ProcessGroupNCCL's watchdog got stuck for …", "[E ProcessGroupNCCL.cpp:1316] … Heartbeat monitor timed out!").
+     * Returns whether the line was read (counted or accepted), so that later hits in it are skipped.
      */
     private boolean candidate(int start, int at, int end) {
         long head = bytesAt(at);
@@ -160,7 +164,8 @@ abstract class BlockScanner extends ByteWords {
             if (start == noWatchdog) {
                 return false; // a 10 MB line of "ProcessGroupNCCL" words is searched once, not once per word
             }
-            if (indexOf(buf, start, end, WATCHDOG) < 0) {
+            if (indexOf(buf, start, end, WATCHDOG) < 0 && indexOf(buf, start, end, WATCHDOG_STUCK) < 0
+                    && indexOf(buf, start, end, HEARTBEAT) < 0) {
                 noWatchdog = start;
                 return false;
             }

@@ -8,6 +8,7 @@ import io.nccldoctor.core.InputException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -50,6 +51,22 @@ final class LogBuilder extends BlockScanner {
     final List<IbError> ibErrors = new ArrayList<>();
     boolean acsHint;
     final List<String> watchdog = new ArrayList<>();
+    /** PyTorch's heartbeat monitor found the watchdog thread stuck ({@link TorchWatchdog}): the first lines. */
+    final List<String> watchdogHangs = new ArrayList<>();
+    /**
+     * Network channel connections through another rank's NIC (PXN): "NET/IB/0(3)/GDRDMA" is NIC 0 of rank 3, reached
+     * through that rank's proxy; counted under "NET/IB/0/GDRDMA" in {@link #transports} ({@link #proxied}).
+     */
+    long pxnChannels;
+    /**
+     * A line that holds "RCCL version", in a log with NCCL's prefix, and where it ends (its newline, or the log's end)
+     * from the start of the source: of this builder's range until {@link LogReader#join} places it in the file.
+     */
+    record Banner(long end, String line) {
+    }
+
+    /** Such lines within the first {@link LogReader#SNIFF} bytes of the range ({@link LogReader#rcclBanners}). */
+    final List<Banner> banners = new ArrayList<>();
     final NetworkLog network = new NetworkLog();
     final InitLog init = new InitLog();
     final SystemDumps dumps = new SystemDumps();
@@ -77,12 +94,12 @@ final class LogBuilder extends BlockScanner {
     }
 
     boolean isNccl() {
-        return ncclLines > 0 || !watchdog.isEmpty();
+        return ncclLines > 0 || !watchdog.isEmpty() || !watchdogHangs.isEmpty();
     }
 
     NcclLog finish(String source) {
         if (!isNccl()) {
-            throw new InputException(source + ": not an NCCL debug log (no 'NCCL INFO' or 'NCCL WARN' line, no watchdog timeout, "
+            throw new InputException(source + ": not an NCCL debug log (no 'NCCL INFO' or 'NCCL WARN' line, no PyTorch watchdog line, "
                     + "no line in NCCL's wording); run with NCCL_DEBUG=INFO (NCCL_DEBUG_FILE=path.%h.%p writes one file per process)");
         }
         return build();
@@ -128,7 +145,7 @@ final class LogBuilder extends BlockScanner {
      * One line (without its newline); the caller counts it. A line whose first "NCCL " starts an INFO message of a known
      * kind is read by that kind alone ({@link MessageKinds}), whatever else interleaved output glued onto it: the block
      * scanner decides the same from the line's first bytes. Other lines keep the general reading: warnings, IB
-     * completion errors, NCCL's ACS hint, watchdog timeouts, the bare version banner.
+     * completion errors, NCCL's ACS hint, PyTorch's watchdog timeouts and hangs, the bare version banner.
      */
     @Override
     void accept(String line) {
@@ -145,10 +162,8 @@ final class LogBuilder extends BlockScanner {
         if (first >= 0 && line.contains("ACS is enabled")) { // NCCL's "HINT: In many cases this error occurs when ACS is enabled …"
             acsHint = true;
         }
-        if (line.contains("Watchdog caught collective operation timeout")) {
-            if (watchdog.size() < KEEP) {
-                watchdog.add(kept(line));
-            }
+        boolean ncclMessage = first >= 0 && (line.startsWith("NCCL INFO", first) || line.startsWith("NCCL WARN", first));
+        if (torchWatchdog(line, !ncclMessage)) {
             return;
         }
         if (first < 0) {
@@ -168,6 +183,19 @@ final class LogBuilder extends BlockScanner {
         }
     }
 
+    /**
+     * Keeps a line of PyTorch's watchdog ({@link TorchWatchdog}, its hang messages only when {@code hangs}); false when the
+     * line is none of them.
+     */
+    private boolean torchWatchdog(String line, boolean hangs) {
+        TorchWatchdog.Said said = TorchWatchdog.of(line, hangs);
+        List<String> kept = said == TorchWatchdog.Said.TIMEOUT ? watchdog : said == TorchWatchdog.Said.HANG ? watchdogHangs : null;
+        if (kept != null && kept.size() < KEEP) {
+            kept.add(kept(line));
+        }
+        return kept != null;
+    }
+
     /** A line as the reference reader gives it. */
     void acceptLine(String line) {
         if (bare) {
@@ -178,15 +206,21 @@ final class LogBuilder extends BlockScanner {
     }
 
     /**
-     * A line of a pasted excerpt without NCCL's prefix: a line with NCCL's own words ("NCCL WARN", the version banner) is
-     * read as usual, any other must be an NCCL message in NCCL's wording, or a line of the topology dump it is in.
+     * A line of a pasted excerpt without NCCL's prefix, looked at for every wording the reader knows: PyTorch's watchdog
+     * lines; a line that starts with NCCL's own words ("NCCL WARN", the version banner), read as usual; an NCCL message in
+     * NCCL's wording, which may name "NCCL " itself ("NET/Plugin: Loaded net plugin NCCL RDMA Plugin v8 (v8)"); a line of
+     * the topology dump it is in.
      */
     void acceptBare(String line) {
-        if (line.contains("NCCL ")) {
-            accept(line);
+        if (torchWatchdog(line, true)) {
             return;
         }
         int msg = MessageKinds.bare(line);
+        int first = line.indexOf("NCCL ");
+        if (first >= 0 && (msg < 0 || first <= msg)) {
+            accept(line);
+            return;
+        }
         if (msg < 0 && inBareDump) {
             msg = MessageKinds.bareDumpLine(line);
         }
@@ -358,6 +392,9 @@ final class LogBuilder extends BlockScanner {
         if (!line.contains(" Bytes -> Algo ")) { // a tuning line is counted from bytes, without its process
             processes.of(line, first);
         }
+        if (LogMessages.tuningTableRow(line, msg)) {
+            return; // a row of NCCL's tuning model table: known, and nothing in it this parser reads
+        }
         if (!line.contains(" Bytes -> Algo ") || LogMessages.tuning(line).isEmpty()) { // a tuning line is a kind the bytes count
             unknownMessages++;
         }
@@ -406,10 +443,67 @@ final class LogBuilder extends BlockScanner {
         }
         if (to > from) {
             String transport = text(line.substring(from, to));
-            transports.merge(transport, 1L, Long::sum);
+            transports.merge(proxied(transport, 1), 1L, Long::sum);
             if (transport.startsWith("NET/") && transport.length() > 4) {
                 processes.of(line, first).ifPresent(p -> p.netTransports.add(transport));
             }
+        }
+    }
+
+    /**
+     * A network transport as one NIC's, whichever rank's proxy drives it: on a send channel NCCL prints "NET/%s/%d(%d)"
+     * with the rank whose proxy (and NIC) the channel goes through when that is another rank, PXN (src/transport/net.cc
+     * sendSetup, 2.12 to 2.30), so "NET/IB/0(3)/GDRDMA/Shared" is counted as "NET/IB/0/GDRDMA/Shared", its {@code n}
+     * connections in {@link #pxnChannels}. Runs once per distinct transport of a range and per channel line read as a string.
+     */
+    String proxied(String transport, long n) {
+        if (!transport.startsWith("NET/")) {
+            return transport;
+        }
+        int slash = transport.indexOf('/', 4); // the network's name may hold spaces, not a '/'
+        int digits = slash + 1;
+        while (slash > 0 && digits < transport.length() && MessageKinds.digit(transport.charAt(digits))) {
+            digits++;
+        }
+        int open = digits;
+        int close = slash > 0 && open < transport.length() && transport.charAt(open) == '(' ? transport.indexOf(')', open) : -1;
+        if (digits == slash + 1 || close < open + 2 || !allDigits(transport, open + 1, close)) {
+            return transport;
+        }
+        pxnChannels += n;
+        return transport.substring(0, open) + transport.substring(close + 1);
+    }
+
+    private static boolean allDigits(String s, int from, int to) {
+        for (int k = from; k < to; k++) {
+            if (!MessageKinds.digit(s.charAt(k))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * RCCL's version banner, "RCCL version : 2.21.5-HEAD:9a0e6a1" (or, before, "RCCL version 2.16.5+hip5.6 HEAD:…"),
+     * which RCCL prints with printf at a process's first initialisation, without NCCL's prefix and without the word
+     * "NCCL" (src/init.cc showVersion), so the block scanner, which looks only at lines that hold "NCCL", never sees it:
+     * the reader finds it in the lines that end within a log's first {@link LogReader#SNIFF} bytes ({@link #banners}).
+     * Kept as RCCL's version, before the versions read from the lines.
+     */
+    private void rcclBanners() {
+        Set<String> found = new LinkedHashSet<>();
+        banners.sort(Comparator.comparingLong(Banner::end));
+        for (Banner b : banners) {
+            String line = b.line();
+            int msg = b.end() < LogReader.SNIFF ? MessageKinds.bare(line) : -1;
+            if (msg >= 0 && line.startsWith("RCCL version", msg)) {
+                LogMessages.version(line.substring(msg)).ifPresent(found::add);
+            }
+        }
+        if (!found.isEmpty()) {
+            found.addAll(versions);
+            versions.clear();
+            versions.addAll(found);
         }
     }
 
@@ -499,7 +593,8 @@ final class LogBuilder extends BlockScanner {
         }
         processes.foldNetKeys(channelTransports);
         for (int k = 0; k < channelTransports.size(); k++) {
-            transports.merge(channelTransports.name(k), channelTransports.count(k), Long::sum);
+            long n = channelTransports.count(k);
+            transports.merge(proxied(channelTransports.name(k), n), n, Long::sum);
         }
         clearTransports();
     }
@@ -545,16 +640,19 @@ final class LogBuilder extends BlockScanner {
         firstWarnings.addAll(o.firstWarnings.subList(0, Math.min(o.firstWarnings.size(), KEEP - firstWarnings.size())));
         ibErrors.addAll(o.ibErrors.subList(0, Math.min(o.ibErrors.size(), KEEP - ibErrors.size())));
         watchdog.addAll(o.watchdog.subList(0, Math.min(o.watchdog.size(), KEEP - watchdog.size())));
+        watchdogHangs.addAll(o.watchdogHangs.subList(0, Math.min(o.watchdogHangs.size(), KEEP - watchdogHangs.size())));
+        pxnChannels += o.pxnChannels;
         processes.absorb(o.processes);
     }
 
     NcclLog build() {
+        rcclBanners();
         foldTransports();
         tuning.fold(algorithms);
         List<NcclLog.SystemDump> systems = dumps.finish();
         return new NcclLog(lines, ncclLines, versions, network.lines(), transports, gdr, comms.toMap(), algorithms, tuning.sorted(), nicGdr, warnings,
                 firstWarnings, ibErrors, acsHint, watchdog, Collections.unmodifiableMap(processes.build()),
                 Agreement.differences(processes.facts(), "processes"), network.build(), init.build(), systems, dumps.count,
-                unknownMessages, bare, gdrCounts.build(), nicDistances.build());
+                unknownMessages, bare, gdrCounts.build(), nicDistances.build(), List.copyOf(watchdogHangs), pxnChannels);
     }
 }

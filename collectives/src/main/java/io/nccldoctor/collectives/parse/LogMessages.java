@@ -3,6 +3,7 @@ package io.nccldoctor.collectives.parse;
 import io.nccldoctor.core.Fact;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 
 /**
  * Readers for the NCCL messages that every initialisation prints (the version, the network, the GPUDirect RDMA
@@ -318,6 +319,24 @@ final class LogMessages {
                     algorithm(line.substring(algo, algoEnd)), protocol(line.substring(proto, protoEnd)), 1));
         }
         return Optional.empty();
+    }
+
+    /**
+     * The labels of the rows of NCCL's tuning model table, which rank 0 prints with NCCL_DEBUG_SUBSYS=TUNING (src/graph/
+     * tuning.cc ncclTopoTuneModel, 2.12 to 2.30): "  Algorithm   |" and "  Protocol    |" (2.18 and later, a block per
+     * three algorithms) or "Latency/AlgBw |" (before), " Max NThreads |", then a row per collective, "%13s |" of
+     * ncclFuncStr (init.cc: Broadcast, Reduce, AllGather, ReduceScatter, AllReduce) with each algorithm and protocol's
+     * latency/bandwidth ("%8.1f/%6.1f |").
+     */
+    private static final Set<String> TUNING_TABLE = Set.of("Algorithm", "Protocol", "Latency/AlgBw", "Max NThreads", "Broadcast",
+            "Reduce", "AllGather", "ReduceScatter", "AllReduce");
+
+    /**
+     * A row of that table at {@code msg}: a label of thirteen characters, right-aligned (the first two left-aligned),
+     * then " |". Its numbers are NCCL's model, not what it chose: the row is known and passed over.
+     */
+    static boolean tuningTableRow(String line, int msg) {
+        return line.length() > msg + 14 && line.startsWith(" |", msg + 13) && TUNING_TABLE.contains(line.substring(msg, msg + 13).strip());
     }
 
     /** NCCL_ALGO_* as a name: the older tuning line prints the enum's number (0 TREE, 1 RING; the rest changed over time). */

@@ -25,7 +25,8 @@ import java.util.zip.GZIPInputStream;
  * stream (standard input, a .gz file) in the same blocks, in one pass; or lines from a reader. The first 256 KiB
  * decide whether the lines carry NCCL's prefix: when none of them says "NCCL INFO" or "NCCL WARN" and one is an NCCL
  * message in NCCL's wording, the log is an excerpt pasted without the prefix and every line is read by its wording
- * ({@link MessageKinds#bare}), in one pass.
+ * ({@link MessageKinds#bare}), in one pass. In a log with the prefix, the lines that end within the same bytes are
+ * searched for RCCL's version banner, which holds no "NCCL" for the block scanner to find ({@link #rcclBanners}).
  */
 final class LogReader {
 
@@ -60,6 +61,43 @@ final class LogReader {
             start = i + 1;
         }
         return found;
+    }
+
+    private static final byte[] RCCL_VERSION = "RCCL version".getBytes(StandardCharsets.ISO_8859_1);
+
+    /**
+     * The lines of {@code head[0, n)}, a block of whole lines that starts {@code offset} bytes into its source, that hold
+     * "RCCL version", each with where it ends in the source (the builder keeps those that end within the log's first
+     * {@link #SNIFF} bytes and are in RCCL's wording, {@link LogBuilder#banners}): RCCL prints its banner once per
+     * process, at its first initialisation, so a log shows it near its start; one printed later is not read. Searched as
+     * bytes, so that a log without one costs a scan of these bytes and no string.
+     */
+    static void rcclBanners(byte[] head, int n, long offset, List<LogBuilder.Banner> into) {
+        for (int at = indexOf(head, 0, n, RCCL_VERSION); at >= 0; at = indexOf(head, at + 1, n, RCCL_VERSION)) {
+            int start = at;
+            while (start > 0 && head[start - 1] != '\n') {
+                start--;
+            }
+            int end = at;
+            while (end < n && head[end] != '\n') {
+                end++;
+            }
+            into.add(new LogBuilder.Banner(offset + end, new String(head, start, end - start, StandardCharsets.UTF_8)));
+            at = end;
+        }
+    }
+
+    private static int indexOf(byte[] b, int from, int to, byte[] what) {
+        for (int i = from; i + what.length <= to; i++) {
+            int k = 0;
+            while (k < what.length && b[i + k] == what[k]) {
+                k++;
+            }
+            if (k == what.length) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** A file as the parser reads it: in parallel ranges, or decompressed in one pass when its name ends in .gz. */
@@ -198,7 +236,9 @@ final class LogReader {
         ordered.sort(Comparator.comparingLong(r -> r.start));
         LogBuilder first = ordered.get(0).builder;
         for (int k = 1; k < ordered.size(); k++) {
-            first.absorb(ordered.get(k).builder);
+            FileRange r = ordered.get(k);
+            r.builder.banners.forEach(b -> first.banners.add(new LogBuilder.Banner(r.start + b.end(), b.line())));
+            first.absorb(r.builder);
         }
         return first;
     }
@@ -230,10 +270,13 @@ final class LogReader {
 
     /**
      * The bytes of a source read into one buffer of {@code segment} bytes at a time, each time up to its last newline
-     * (a line longer than the buffer is judged by its first part, and its tail counts as a line of its own).
+     * (a line longer than the buffer is judged by its first part, and its tail counts as a line of its own). In a log with
+     * NCCL's prefix, the blocks within the source's first {@link #SNIFF} bytes are searched for RCCL's banner
+     * ({@link #rcclBanners}); {@link #join} places a range's finds in the file.
      */
     static LogBuilder blocks(Source source, int segment, boolean bare) throws IOException {
         LogBuilder b = new LogBuilder(true, bare);
+        long offset = 0; // of the block in the source
         ByteBuffer buf = ByteBuffer.allocateDirect(segment).order(ByteOrder.LITTLE_ENDIAN);
         long[] words = new long[(segment >>> 3) + 3];
         while (true) {
@@ -259,6 +302,12 @@ final class LogReader {
                 }
                 words[whole] = tail;
             }
+            if (!bare && offset < SNIFF) {
+                byte[] head = new byte[cut];
+                buf.get(0, head);
+                rcclBanners(head, cut, offset, b.banners);
+            }
+            offset += cut;
             int count = (cut + 7) >>> 3;
             words[count] = 0;
             words[count + 1] = 0;
@@ -305,6 +354,15 @@ final class LogReader {
         for (String h : head) {
             b.lines++;
             b.acceptLine(h);
+        }
+        if (!b.bare) { // where each ends, as rcclBanners notes it
+            long within = 0;
+            for (String h : head) {
+                within += h.getBytes(StandardCharsets.UTF_8).length + 1;
+                if (h.contains("RCCL version")) {
+                    b.banners.add(new LogBuilder.Banner(within - 1, h));
+                }
+            }
         }
         for (line = line == null ? null : in.readLine(); line != null; line = in.readLine()) {
             b.lines++;

@@ -61,6 +61,13 @@ final class MessageKinds {
             new Entry("Failed to open libibverbs", Kind.NETWORK), new Entry("Failed to find nccl", Kind.NETWORK),
             new Entry("Assigned NET plugin", Kind.NETWORK), new Entry("Disabling external plugins", Kind.NETWORK),
             new Entry("Successfully loaded external plugin", Kind.NETWORK), new Entry("Loaded net plugin", Kind.NETWORK),
+            // 2.28 and later name the kind (src/plugin/net.cc, gin.cc, tuner.cc, profiler.cc, env.cc): "%s" is the library
+            new Entry("Successfully loaded external network plugin", Kind.NETWORK),
+            new Entry("Successfully loaded external gin plugin", Kind.NETWORK),
+            new Entry("Successfully loaded external tuner plugin", Kind.SKIP), new Entry("Successfully loaded external profiler plugin", Kind.SKIP),
+            new Entry("Successfully loaded external env plugin", Kind.SKIP),
+            // the GPU-initiated (GIN) and RMA plugins a communicator was given, 2.29 (net.cc, then gin.cc: "Assigned %s plugin %s to comm")
+            new Entry("Assigned GIN plugin", Kind.NETWORK), new Entry("Assigned RMA plugin", Kind.NETWORK),
             new Entry("Loaded collnet plugin", Kind.NETWORK), new Entry("Loaded coll plugin", Kind.NETWORK),
             new Entry("NCCL_", Kind.ENV), new Entry("comm 0x", Kind.COMM), new Entry("ncclComm", Kind.INIT),
             new Entry("[Rank ", Kind.INIT), // 2.29: "[Rank 0] ncclCommInitRankConfig comm 0x… - Init START"
@@ -69,6 +76,7 @@ final class MessageKinds {
             new Entry("Trees", Kind.SKIP), new Entry("Tree ", Kind.SKIP), new Entry("Connected ", Kind.SKIP),
             new Entry("threadThresholds", Kind.SKIP), new Entry("CC ", Kind.SKIP), new Entry("TUNER/Plugin", Kind.SKIP),
             new Entry("PROFILER/Plugin", Kind.SKIP), new Entry("ENV/Plugin", Kind.SKIP), new Entry("GIN/Plugin", Kind.SKIP),
+            new Entry("RMA/Plugin", Kind.SKIP),
             new Entry("Init timings", Kind.SKIP), new Entry("Bootstrap", Kind.SKIP), new Entry("RAS ", Kind.SKIP),
             new Entry("NVLS", Kind.SKIP), new Entry("Setting affinity", Kind.SKIP), new Entry("Pattern ", Kind.SKIP),
             new Entry("DMA-BUF is available", Kind.SKIP), new Entry("Comm config", Kind.SKIP), new Entry("MNNVL", Kind.SKIP),
@@ -78,7 +86,7 @@ final class MessageKinds {
             new Entry("Received and initiated", Kind.SKIP), new Entry("sendConnect", Kind.SKIP), new Entry("recvConnect", Kind.SKIP),
             new Entry("Queuing opId", Kind.SKIP), new Entry("ProxyCall", Kind.SKIP), new Entry("Proxy rank", Kind.SKIP),
             new Entry("Launch mode", Kind.SKIP), new Entry("Search ", Kind.SKIP), new Entry("Loading ", Kind.SKIP),
-            new Entry("Disabling LL128", Kind.SKIP), new Entry("PXN Disabled", Kind.SKIP), new Entry("Assigned GIN", Kind.SKIP));
+            new Entry("Disabling LL128", Kind.SKIP), new Entry("PXN Disabled", Kind.SKIP));
 
     /** The entries' prefixes as bytes, and per first byte the indices of the entries that start with it. */
     static final byte[][] PREFIX;
@@ -262,9 +270,9 @@ final class MessageKinds {
             "Channel \\d\\d(?:/\\d+)? : ", "Ring \\d\\d : ", "NCCL version \\d+\\.\\d+", "RCCL version (?:: )?\\d+\\.\\d+", "cudaDriverVersion \\d",
             "CUDA Dev \\d+(?:\\[\\d+\\])?, [\\w ]+ (?:NIC distance|Ports) : ",
             "GPU Direct RDMA (?:Enabled|Disabled) for ", "NET/\\w+(?: \\w+)* ?: ?\\S", "NET/OFI ", "NET : Using interface \\S", "Using network \\S",
-            "Using non-device net plugin", "Plugin Path : ", "P2P plugin \\S", "(?:Initialized|Failed to initialize) NET plugin ", "Assigned (?:NET|GIN) plugin ",
+            "Using non-device net plugin", "Plugin Path : ", "P2P plugin \\S", "(?:Initialized|Failed to initialize) NET plugin ", "Assigned (?:NET|GIN|RMA) plugin ",
             "Failed to open libibverbs", "Failed to find nccl(?:Coll)?NetPlugin", "Loaded (?:net|collnet|coll) plugin ",
-            "Successfully loaded external plugin", "Disabling external plugins", "NCCL_\\w+ set (?:by environment )?to ",
+            "Successfully loaded external (?:network |gin )?plugin", "Disabling external plugins", "NCCL_\\w+ set (?:by environment )?to ",
             "comm 0x\\p{XDigit}+ rank \\d+ n[Rr]anks \\d+", "(?:\\[Rank \\d+\\] )?ncclComm\\w* comm 0x\\p{XDigit}+ rank \\d+", "=== System : max",
             "Trees \\[\\d+\\] ", "Tree \\d+ : ", "Connected all (?:rings|trees)", "P2P Chunksize set to \\d", "threadThresholds \\d",
             "Setting affinity for GPU \\d", "Pattern \\d+, crossNic \\d", "Bootstrap ?: Using ", "Init timings - ", "TUNER/Plugin: ",

@@ -37,13 +37,17 @@ import java.util.TreeSet;
  * @param withoutPrefix   the lines came without NCCL's "host:pid:tid [dev] NCCL INFO" prefix (a pasted excerpt)
  * @param gdrDecisions    every GPU Direct RDMA decision line counted by its kind (enabled, distance, comparison,
  *                        threshold, wording): gdr keeps the first 64 GPU–NIC pairs, this counts them all
+ * @param watchdogHangs   PyTorch's heartbeat monitor found ProcessGroupNCCL's watchdog thread stuck ("Heartbeat monitor
+ *                        timed out!", "ProcessGroupNCCL's watchdog got stuck for 600 seconds …"): the first lines
+ * @param pxnChannels     network channel connections through another rank's NIC and proxy (PXN, "NET/IB/0(3)/GDRDMA":
+ *                        rank 3's NIC 0), counted in transports under the NIC's own key ("NET/IB/0/GDRDMA")
  */
 public record NcclLog(long lines, long ncclLines, Set<String> versions, List<String> networks, Map<String, Long> transports,
                       List<GdrLine> gdr, Map<Integer, Long> communicatorSizes, Map<String, Long> algorithms, List<Tuning> tuning,
                       List<NicGdr> nicGdr, long warnings, List<String> firstWarnings, List<IbError> ibErrors, boolean acsHint,
                       List<String> watchdogTimeouts, Map<String, Process> processes, List<String> differences, Network network,
                       Init init, List<SystemDump> systems, long systemDumps, long unknownMessages, boolean withoutPrefix,
-                      List<GdrCount> gdrDecisions, List<NicDistance> nicDistances) {
+                      List<GdrCount> gdrDecisions, List<NicDistance> nicDistances, List<String> watchdogHangs, long pxnChannels) {
 
     /** A log written before these were read (a `run --json` of an earlier release) has none of them. */
     public NcclLog {
@@ -52,6 +56,7 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
         systems = systems == null ? List.of() : systems;
         gdrDecisions = gdrDecisions == null ? List.of() : gdrDecisions;
         nicDistances = nicDistances == null ? List.of() : nicDistances;
+        watchdogHangs = watchdogHangs == null ? List.of() : watchdogHangs;
     }
 
     /**

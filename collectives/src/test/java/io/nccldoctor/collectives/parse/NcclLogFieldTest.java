@@ -132,8 +132,9 @@ class NcclLogFieldTest {
         assertThat(log.transports()).isEqualTo(Map.of("NET/AWS Libfabric/0/GDRDMA", 5L, "P2P/IPC/read", 7L));
         assertThat(log.processes().get("ip-10-216-179-87:417134").netTransports()).containsExactly("NET/AWS Libfabric/0/GDRDMA");
         NcclLog pxn = read("nccl-log-aws-libfabric-pxn-cloudwatch-ofi715.txt");
-        assertThat(pxn.transports()).isEqualTo(Map.of("NET/AWS Libfabric/1/GDRDMA/Shared", 2L, "NET/AWS Libfabric/1(2)/GDRDMA/Shared", 3L,
-                "NET/AWS Libfabric/0(0)/GDRDMA/Shared", 1L));
+        assertThat(pxn.transports()).as("'1(2)' is NIC 1 through rank 2's proxy (PXN): NIC 1's transport")
+                .isEqualTo(Map.of("NET/AWS Libfabric/1/GDRDMA/Shared", 5L, "NET/AWS Libfabric/0/GDRDMA/Shared", 1L));
+        assertThat(pxn.pxnChannels()).isEqualTo(4);
         assertThat(pxn.processes()).as("behind CloudWatch's '| time |' columns").containsKeys("algo-1:18059", "algo-1:18062");
     }
 

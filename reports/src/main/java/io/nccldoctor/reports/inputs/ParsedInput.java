@@ -48,7 +48,7 @@ public record ParsedInput(InputKind kind, String source, Object model, String ev
     }
 
     private static boolean failed(NcclLog log) {
-        return !log.ibErrors().isEmpty() || !log.watchdogTimeouts().isEmpty();
+        return !log.ibErrors().isEmpty() || !log.watchdogTimeouts().isEmpty() || !log.watchdogHangs().isEmpty();
     }
 
     /** The human form: each kind's own renderer. */

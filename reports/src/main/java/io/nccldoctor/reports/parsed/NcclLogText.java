@@ -27,6 +27,10 @@ public final class NcclLogText {
         }
         network(log, out);
         log.transports().forEach((t, n) -> out.append("  channels via ").append(t).append(": ").append(n).append('\n'));
+        if (log.pxnChannels() > 0) {
+            out.append("  of these network channels, ").append(log.pxnChannels()).append(" go through another rank's NIC and proxy "
+                    + "(PXN: NCCL printed that rank in parentheses on a send channel, NET/…/0(3)/…)\n");
+        }
         init(log, out);
         log.communicatorSizes().forEach((n, c) -> out.append("  communicators of ").append(n).append(" ranks initialised: ").append(c).append('\n'));
         log.algorithms().forEach((a, n) -> out.append("  algorithm/protocol ").append(a).append(": ").append(n).append('\n'));
@@ -48,6 +52,7 @@ public final class NcclLogText {
                     + "bridge (ACS_REDIRECT_ON_P2P_PATH); disable ACS there, or NCCL_NET_GDR_LEVEL=0 to confirm\n");
         }
         log.watchdogTimeouts().forEach(w -> out.append("  watchdog: ").append(w).append('\n'));
+        log.watchdogHangs().forEach(w -> out.append("  watchdog stuck: ").append(w).append('\n'));
         if (log.unknownMessages() > 0) {
             out.append("  NCCL INFO messages of no kind this parser knows (looked at for a transport or an algorithm only): ")
                     .append(log.unknownMessages()).append('\n');
@@ -258,6 +263,7 @@ public final class NcclLogText {
                 }
             }
             log.watchdogTimeouts().forEach(w -> out.append("FAILED: ").append(file).append(": watchdog: ").append(w).append('\n'));
+            log.watchdogHangs().forEach(w -> out.append("FAILED: ").append(file).append(": watchdog stuck: ").append(w).append('\n'));
         });
         return out.toString();
     }
