@@ -45,7 +45,7 @@ final class TopoSources {
     static Snapshot snapshot(PciReading r, List<String> argv, String toolVersion) {
         String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         String what = r.kind().equals("nccl-topo-xml") ? "NCCL topology XML " : "lspci text ";
-        return ImportedSnapshot.of(r.devices(), r.rdmaNets(), what + r.source(), argv, toolVersion, now);
+        return ImportedSnapshot.of(r, what + r.source(), argv, toolVersion, now);
     }
 
     /**

@@ -277,6 +277,11 @@ final class CorpusFacts {
         all.add(fact("nccl-topo-xml", "gpus", d -> Optional.of("" + (d.at("/census/byKind/GPU").asInt() + d.at("/census/byKind/AMD_GPU").asInt())),
                 Match.NUMBER));
         all.add(fact("nccl-topo-xml", "nics", at("/census/byKind/NIC"), Match.NUMBER));
+        all.add(fact("nccl-topo-xml", "netName", at("/ncclNets/nets/0/name"), Match.TEXT));
+        all.add(fact("nccl-topo-xml", "netGdr", at("/ncclNets/nets/0/gdr"), Match.NUMBER));
+        all.add(fact("nccl-topo-xml", "gpuGdr", at("/ncclNets/gpus/0/gdr"), Match.NUMBER));
+        all.add(fact("lspci-verbose", "portType", at("/devices/0/config/portType"), Match.TEXT));
+        all.add(fact("lspci-verbose", "deviceId", at("/devices/0/deviceId"), Match.TEXT));
         Map<String, Fact> out = new LinkedHashMap<>();
         all.forEach(f -> out.put(f.kind() + "\t" + f.name(), f));
         return out;

@@ -22,6 +22,7 @@ final class LspciRaw {
     Integer width;
     Double maxSpeed;
     Integer maxWidth;
+    String portType;
     Integer mpsCap;
     Integer mps;
     Integer mrrs;

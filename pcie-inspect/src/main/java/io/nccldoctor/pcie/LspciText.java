@@ -307,7 +307,7 @@ public final class LspciText {
             String why = "lspci ran unprivileged: 'Capabilities: <access denied>' (run it as root)";
             return new PcieConfig(Fact.absent(why), Fact.absent(why), Fact.absent(why), Fact.absent(why), Fact.absent(why), Fact.absent(why));
         }
-        return new PcieConfig(Fact.absent("port type is not printed by lspci -vvv in a parsable form"),
+        return new PcieConfig(fact(r.portType, "no 'Capabilities: [..] Express' line with a known type (lspci without -v, or cut)"),
                 fact(r.mpsCap, "no DevCap line"), fact(r.mps, "no DevCtl MaxPayload line"),
                 fact(r.mrrs, "no DevCtl MaxReadReq line"),
                 r.acs != null ? Fact.of(r.acs) : Fact.absent("no ACSCtl line (no ACS capability, or lspci run without -vv)"),

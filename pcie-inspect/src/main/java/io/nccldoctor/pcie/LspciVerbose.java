@@ -44,6 +44,18 @@ final class LspciVerbose {
             "^(?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\\.[0-7](?:/(?:[0-9a-fA-F]{2}:)?[0-9a-fA-F]{2}\\.[0-7])*/[0-9a-fA-F]{2}\\.[0-7]\\s");
     /** A header glued to the end of prose ("here is my card 62:00.0 VGA compatible controller: NVIDIA …"). */
     private static final Pattern GLUED_HEADER = Pattern.compile("^(\\S.*?)\\s+((?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\\.[0-7]\\s.*)$");
+    /**
+     * The PCI Express capability line: ls-caps.c cap_express prints "Express ", "(vN) " and the device/port type
+     * ("Endpoint", "Root Port (Slot+)", "PCI-Express to PCI/PCI-X Bridge" …), then ", MSI 00" or ", IntMsgNum 0".
+     */
+    private static final Pattern EXPRESS = Pattern.compile(
+            "^Capabilities: \\[[0-9a-f]+(?: v\\d+)?] Express (?:\\(v\\d+\\) )?(.+?)(?: \\(Slot[+-]\\))?(?:,.*)?$");
+    /** ls-caps.c's type names → the names {@link PcieConfig} gives the type numbers of the config space. */
+    private static final Map<String, String> PORT_TYPES = Map.of("Endpoint", "endpoint", "Legacy Endpoint", "legacy endpoint",
+            "Root Port", "root port", "Upstream Port", "upstream port", "Downstream Port", "downstream port",
+            "PCI-Express to PCI/PCI-X Bridge", "pcie-to-pci bridge", "PCI/PCI-X to PCI-Express Bridge", "pci-to-pcie bridge",
+            "Root Complex Integrated Endpoint", "root complex integrated endpoint",
+            "Root Complex Event Collector", "root complex event collector");
     private static final List<String> KEYS = List.of("LnkCap:", "LnkSta:", "DevCap:", "DevCtl:", "ACSCtl:", "ATSCtl:",
             "NUMA node:", "Kernel driver in use:", "Subsystem:", "Bus:");
 
@@ -282,8 +294,11 @@ final class LspciVerbose {
     }
 
     private static void other(LspciRaw r, String t) {
+        Matcher express = EXPRESS.matcher(t);
         if (t.startsWith("Capabilities: <access denied>")) {
             r.accessDenied = true;
+        } else if (express.matches()) {
+            r.portType = PORT_TYPES.get(express.group(1).strip());
         } else if (t.startsWith("Subsystem:")) {
             Matcher ids = IDS.matcher(t);
             if (ids.find()) {

@@ -26,9 +26,12 @@ final class NcclTopoReader {
     private static final Pattern BUSID = Pattern.compile("[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]");
     /** Elements NCCL and RCCL write that describe links PCIe cannot show (NVLink, xGMI, C2C): counted, not analysed. */
     private static final Set<String> NOT_PCI = Set.of("nvlink", "xgmi", "c2c", "pcilink");
-    private static final String SNIPPET_ROOT = "pcifffd:00";
 
     private record Cpu(int index, Fact<Integer> numa, String root) {
+    }
+
+    /** A {@code <net>} as read; its role is decided once every device is known. */
+    private record PendingNet(String name, String busId, Map<String, String> attributes, Cpu cpu, int line) {
     }
 
     /** An open element; {@code pci} is set for a pci element that became a device, {@code skipped} for one that did not. */
@@ -44,6 +47,9 @@ final class NcclTopoReader {
     private final Set<String> busIds = new HashSet<>();
     private final Map<String, String> rdmaNames = new LinkedHashMap<>();
     private final Map<String, List<String>> nets = new LinkedHashMap<>();
+    private final List<PendingNet> pendingNets = new ArrayList<>();
+    private final List<NcclTopoNets.Net> netList = new ArrayList<>();
+    private final List<NcclTopoNets.Gpu> gpus = new ArrayList<>();
     private final List<String> notRead = new ArrayList<>();
     private final Map<String, Integer> uncounted = new LinkedHashMap<>();
     private final SyntheticPaths ports = new SyntheticPaths();
@@ -73,19 +79,61 @@ final class NcclTopoReader {
             notRead.add("line " + tags.lastContentLine() + ": the text ends inside " + openPath()
                     + "; whatever followed in the file was not in the text (cut, or a snippet)");
         }
+        Map<String, PciDevice> byBusId = new LinkedHashMap<>();
         for (NcclPciElement e : elements) {
             PciDevice d = e.toDevice();
             devices.add(d);
+            byBusId.put(d.address(), d);
             String doubt = e.doubt(d);
             if (doubt != null) {
                 notRead.add(doubt);
             }
         }
+        pendingNets.forEach(n -> net(n, n.busId() == null ? null : byBusId.get(n.busId())));
         summarise();
+    }
+
+    /**
+     * A net's role: not a NET node with {@code net="0"}; an RDMA device when its name is an RDMA driver's or its function
+     * an RDMA NIC; else a socket or plugin net device. Only RDMA devices name their function (the matrix's NICs).
+     */
+    private void net(PendingNet n, PciDevice d) {
+        NcclTopoNets.Role role = "0".equals(n.attributes().getOrDefault("net", "").strip()) ? NcclTopoNets.Role.NOT_NET
+                : PciIds.rdmaDriverOfName(n.name()).isPresent() || d != null && PciIds.rdmaCapable(d) ? NcclTopoNets.Role.RDMA
+                : NcclTopoNets.Role.OTHER;
+        if (role == NcclTopoNets.Role.RDMA && n.busId() != null) {
+            // every net of the nic is kept; the first names the function (one RDMA device per PCI function)
+            rdmaNames.putIfAbsent(n.busId(), n.name());
+            nets.computeIfAbsent(n.busId(), k -> new ArrayList<>()).add(n.name());
+        }
+        Fact<String> address = n.busId() != null ? Fact.of(n.busId()) : n.cpu() != null && n.cpu().index() >= 0
+                ? Fact.absent("its <nic> is directly under <cpu>: no PCI function; NCCL attaches it to that CPU")
+                : Fact.absent("its <nic> is outside any <pci> and <cpu>: where it attaches is not in the text");
+        netList.add(new NcclTopoNets.Net(n.name(), address, gdr(n.attributes(), n.line(), "<net " + n.name() + ">"), role,
+                n.cpu() == null ? Fact.absent("no <cpu> above it in the text") : n.cpu().numa(), n.line()));
+    }
+
+    /** The gdr attribute as NCCL reads it (xmlGetAttrInt: strtol); absent when the element has none. */
+    private Fact<Integer> gdr(Map<String, String> attributes, int line, String element) {
+        String raw = attributes.get("gdr");
+        if (raw == null) {
+            return Fact.absent("no gdr attribute on " + element + ": NCCL detects GPUDirect RDMA support at run time");
+        }
+        try {
+            return Fact.of(Integer.parseInt(raw.strip()));
+        } catch (NumberFormatException e) {
+            notRead.add("line " + line + ": " + element + " gdr='" + raw + "' is not a number: not read");
+            return Fact.absent("gdr='" + raw + "' on " + element + " is not a number");
+        }
     }
 
     List<PciDevice> devices() {
         return List.copyOf(devices);
+    }
+
+    /** Every net and every GPU's gdr attribute, as the file gives them. */
+    NcclTopoNets ncclNets() {
+        return new NcclTopoNets(netList, gpus);
     }
 
     Map<String, String> rdmaNames() {
@@ -122,10 +170,9 @@ final class NcclTopoReader {
             case "gpu", "nic" -> child(t, parent, cpu);
             case "net" -> {
                 NcclPciElement holder = nearestPci();
-                if (holder != null && t.attributes().containsKey("name")) {
-                    // every net of the nic is kept; the first names the function (one RDMA device per PCI function)
-                    rdmaNames.putIfAbsent(holder.busId, t.attributes().get("name"));
-                    nets.computeIfAbsent(holder.busId, k -> new ArrayList<>()).add(t.attributes().get("name"));
+                if (t.attributes().containsKey("name")) {
+                    pendingNets.add(new PendingNet(t.attributes().get("name"), holder == null ? null : holder.busId,
+                            t.attributes(), cpu, t.line()));
                 }
                 stack.push(new Open("net", t.line(), null, cpu, false));
             }
@@ -178,19 +225,29 @@ final class NcclTopoReader {
 
     private Cpu snippetRoot(int line) {
         if (snippet == null) {
-            snippet = new Cpu(-1, Fact.absent("the text holds no <cpu> above this device (a snippet)"), SNIPPET_ROOT);
+            snippet = new Cpu(-1, Fact.absent("the text holds no <cpu> above this device (a snippet)"), SyntheticPaths.UNSEEN_ROOT);
             notRead.add("line " + line + ": <pci> outside any <cpu>: the text is a snippet; the CPU and NUMA node above it are unknown");
         }
         return snippet;
     }
 
+    /**
+     * A {@code <gpu>} or {@code <nic>} marks its {@code <pci>}. A {@code <nic>} directly under a {@code <cpu>} is NCCL's
+     * too: ncclTopoAddCpu (src/graph/topo.cc) makes it one NIC node linked to the CPU (a virtual or socket NIC); its
+     * nets are read, with no PCI function.
+     */
     private void child(XmlTags.Tag t, Open parent, Cpu cpu) {
         NcclPciElement holder = parent == null ? null : parent.pci();
-        if (holder == null) {
+        boolean underCpu = holder == null && parent != null && parent.tag().equals("cpu") && t.name().equals("nic");
+        if (holder == null && !underCpu) {
             notRead.add("line " + t.line() + ": <" + t.name() + "> outside a <pci>: not attached to a device");
+        } else if (underCpu) {
+            stack.push(new Open(t.name(), t.line(), null, cpu, false));
+            return;
         } else if (t.name().equals("gpu")) {
             holder.gpu = true;
             holder.rccl |= t.attributes().containsKey("gcn"); // RCCL writes the GFX target ("gfx942") on its <gpu>
+            gpus.add(new NcclTopoNets.Gpu(holder.busId, gdr(t.attributes(), t.line(), "<gpu> of " + holder.busId), t.line()));
         } else {
             holder.nic = true;
         }

@@ -21,11 +21,13 @@ import java.util.regex.Pattern;
  *                  ncclIbGetPciPath, "Merge multi-port NICs into the same PCI device": the last digit of the path set
  *                  to '0'), so mlx5_4 (port 1) and mlx5_5 (port 2) share a busid; which function each was, the file
  *                  does not say
+ * @param ncclNets  every {@code <net>} (RDMA, socket or plugin, or not a NET node) and the {@code gdr} attributes of
+ *                  nets and GPUs, which decide GPUDirect RDMA before the distance does
  * @param notRead   what was not read, each with its line: the cut, unclosed or unopened elements, unknown elements,
  *                  and the lines before and after the XML ("SOURCE:N: …") that a paste adds
  */
 public record NcclTopoXml(List<PciDevice> devices, Map<String, String> rdmaNames, Map<String, List<String>> nets,
-                          List<String> notRead) {
+                          NcclTopoNets ncclNets, List<String> notRead) {
 
     /** A Markdown fence, alone or with its language ("```xml"): pastes put the file between two. */
     private static final Pattern FENCE = Pattern.compile("^\\s*(?:```|~~~)\\S*\\s*$");
@@ -42,7 +44,7 @@ public record NcclTopoXml(List<PciDevice> devices, Map<String, String> rdmaNames
         }
         List<String> notRead = new ArrayList<>(skipped);
         notRead.addAll(r.notRead());
-        return new NcclTopoXml(r.devices(), r.rdmaNames(), r.nets(), List.copyOf(notRead));
+        return new NcclTopoXml(r.devices(), r.rdmaNames(), r.nets(), r.ncclNets(), List.copyOf(notRead));
     }
 
     /**

@@ -145,7 +145,7 @@ final class PairList extends AbstractList<Topology.Pair> implements RandomAccess
         Fact<LinkCeiling> narrowest = links.stream().min(Comparator.comparingDouble(LinkCeiling::bestGbps))
                 .map(Fact::of).orElseGet(() -> Fact.absent(unknown.isEmpty() ? "no link on the path" : String.join("; ", unknown)));
         return new Topology.Pair(a.label(), b.label(), smi, nccl, numbers.computeIfAbsent(nccl, t -> NcclPathTypes.number(t, version)),
-                List.copyOf(links), narrowest);
+                List.copyOf(links), narrowest, tree.shown(a.address(), b.address()));
     }
 
     private Fact<LinkCeiling> ceiling(String owner) {

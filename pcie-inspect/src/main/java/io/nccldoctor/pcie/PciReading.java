@@ -11,10 +11,11 @@ import java.util.Map;
  * @param kind      "lspci-tree", "lspci-verbose", "lspci" (both) or "nccl-topo-xml"
  * @param rdmaNames PCI address → the RDMA device name the text gives it (the first, where it gives several)
  * @param rdmaNets  PCI address → every RDMA name the text gives it (NCCL's XML: one per port of a merged NIC)
+ * @param ncclNets  an NCCL topology file's nets and GPUDirect RDMA attributes; none for lspci
  */
 public record PciReading(String kind, String source, List<PciDevice> devices, Map<String, String> rdmaNames,
                          Map<String, List<String>> rdmaNets, List<LspciFragment> fragments, List<String> notUnderstood,
-                         PciCensus census) {
+                         PciCensus census, NcclTopoNets ncclNets) {
 
     /** {@code lspci -tv} / {@code -tvnn} text. */
     public static PciReading lspciTree(String text, String source) {
@@ -33,13 +34,14 @@ public record PciReading(String kind, String source, List<PciDevice> devices, Ma
         String kind = tree != null && verbose != null ? "lspci" : tree != null ? "lspci-tree" : "lspci-verbose";
         String source = tree != null && verbose != null ? treeSource + " + " + verboseSource : tree != null ? treeSource : verboseSource;
         List<PciDevice> devices = t.devices();
-        return new PciReading(kind, source, devices, Map.of(), Map.of(), t.fragments(), t.problems(), PciCensus.of(devices, Map.of()));
+        return new PciReading(kind, source, devices, Map.of(), Map.of(), t.fragments(), t.problems(), PciCensus.of(devices, Map.of()),
+                NcclTopoNets.none());
     }
 
     /** NCCL's or RCCL's topology XML, whole, cut off, or a snippet. */
     public static PciReading ncclTopoXml(String text, String source) {
         NcclTopoXml x = NcclTopoXml.parse(text, source);
         return new PciReading("nccl-topo-xml", source, x.devices(), x.rdmaNames(), x.nets(), List.of(), x.notRead(),
-                PciCensus.of(x.devices(), x.rdmaNames()));
+                PciCensus.of(x.devices(), x.rdmaNames()), x.ncclNets());
     }
 }

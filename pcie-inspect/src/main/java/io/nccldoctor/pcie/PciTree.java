@@ -169,6 +169,28 @@ public final class PciTree {
         return na == nb ? SmiPath.NODE : SmiPath.SYS;
     }
 
+    /**
+     * Whether the input shows where a and b meet: absent, with the reason, when the path leaves every switch and port
+     * they share and either hangs from {@link SyntheticPaths#UNSEEN_ROOT} (a snippet's top elements, whose parents are
+     * not in the text: they may meet at a switch, at one CPU or across two). Below a shared switch or port the path
+     * is the text's own.
+     */
+    public Fact<Boolean> shown(String a, String b) {
+        if (a.equals(b) || hops(a, b) > 0) {
+            return SHOWN;
+        }
+        List<String> ba = bridges(a);
+        List<String> bb = bridges(b);
+        if (!ba.isEmpty() && !bb.isEmpty() && ba.get(ba.size() - 1).equals(bb.get(bb.size() - 1))) {
+            return SHOWN;
+        }
+        String unseen = SyntheticPaths.UNSEEN_ROOT.equals(root(a)) ? a : SyntheticPaths.UNSEEN_ROOT.equals(root(b)) ? b : null;
+        return unseen == null ? SHOWN : Fact.absent("the text is a snippet: what lies above " + unseen
+                + " is not in it, so where " + a + " and " + b + " meet (a switch, one CPU, two) is unknown");
+    }
+
+    private static final Fact<Boolean> SHOWN = Fact.of(true);
+
     /** How many switches the path from a to b crosses when they share one; empty when it goes through the CPU. */
     public Optional<Integer> switchHops(String a, String b) {
         int hops = hops(a, b);

@@ -10,6 +10,13 @@ import java.util.Locale;
  */
 final class SyntheticPaths {
 
+    /**
+     * The root that stands for what a snippet does not show: the elements of a topology text that are outside any
+     * {@code <cpu>} hang from it. Where two of them meet (one CPU, two CPUs, a switch) is not in the text, so a path
+     * that goes above them is unknown ({@link PciTree#shown}).
+     */
+    static final String UNSEEN_ROOT = "pcifffd:00";
+
     private int next;
 
     /** A placeholder port address: domain fffe, which real hosts do not use (Azure's virtual switches use ffff). */

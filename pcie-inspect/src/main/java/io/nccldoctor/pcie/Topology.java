@@ -14,8 +14,10 @@ import java.util.Map;
  *
  * @param ncclVersion the NCCL version whose PATH_* numbering is used
  * @param pairs       every pair once, in endpoint order (GPU0-GPU1, GPU0-NIC0 …), computed as it is read
+ * @param ncclNets    the nets and GPUDirect RDMA attributes of an NCCL topology file; none for other inputs
  */
-public record Topology(String ncclVersion, String ncclVersionSource, List<Endpoint> endpoints, List<Pair> pairs) {
+public record Topology(String ncclVersion, String ncclVersionSource, List<Endpoint> endpoints, List<Pair> pairs,
+                       NcclTopoNets ncclNets) {
 
     /**
      * @param kind GPU, AMD_GPU or NIC
@@ -29,9 +31,22 @@ public record Topology(String ncclVersion, String ncclVersionSource, List<Endpoi
      * @param ncclPath   NCCL's type name (PIX, PXB, PHB, SYS)
      * @param ncclNumber its PATH_* number in {@link #ncclVersion()}
      * @param narrowest  the link that bounds a transfer between the two, by usable bandwidth
+     * @param shown      true when the input shows where the two meet; absent, with the reason, when it does not (a
+     *                   snippet's top elements): the path types are then a placeholder's and are not to be judged
      */
     public record Pair(String a, String b, SmiPath smiPath, String ncclPath, int ncclNumber, List<LinkCeiling> links,
-                       Fact<LinkCeiling> narrowest) {
+                       Fact<LinkCeiling> narrowest, Fact<Boolean> shown) {
+    }
+
+    /**
+     * NCCL's GPUDirect RDMA verdict for one GPU-NIC pair.
+     *
+     * @param on          on, off, or absent with the reason (the path is not in the text)
+     * @param byAttribute true when a {@code gdr="0"} of the topology file decided, whatever the distance
+     * @param why         what decided, in words
+     * @param cause       the same in a few words: {@code gdr="0" on <net mlx5_5>}, {@code PHB (8) > P2C (6)}
+     */
+    public record GdrVerdict(Fact<Boolean> on, boolean byAttribute, String why, String cause) {
     }
 
     /**
@@ -42,11 +57,53 @@ public record Topology(String ncclVersion, String ncclVersionSource, List<Endpoi
      *                  endpoint. GPUs of both vendors are labelled GPU0… in address order.
      */
     public static Topology of(List<PciDevice> devices, Map<String, String> rdmaNames, String ncclVersion, String source) {
+        return of(devices, rdmaNames, ncclVersion, source, NcclTopoNets.none());
+    }
+
+    /** @param ncclNets what an NCCL topology file says of its nets and GPUs (GPUDirect RDMA attributes) */
+    public static Topology of(List<PciDevice> devices, Map<String, String> rdmaNames, String ncclVersion, String source,
+                              NcclTopoNets ncclNets) {
         PciTree tree = PciTree.of(devices);
         List<Endpoint> endpoints = new ArrayList<>();
         label(tree, devices.stream().filter(d -> d.kind().isGpu()).toList(), "GPU", rdmaNames, endpoints);
         label(tree, nicEndpoints(devices, rdmaNames), "NIC", rdmaNames, endpoints);
-        return new Topology(ncclVersion, source, List.copyOf(endpoints), new PairList(tree, endpoints, ncclVersion));
+        return new Topology(ncclVersion, source, List.copyOf(endpoints), new PairList(tree, endpoints, ncclVersion), ncclNets);
+    }
+
+    /**
+     * GPUDirect RDMA for a GPU-NIC pair as ncclTopoCheckGdr decides it (src/graph/paths.cc@v2.30.7-1 L485-486, L511-516):
+     * off when every RDMA net of the NIC's function has {@code gdr="0"} in the topology file, or the GPU has; else on
+     * when the path is at most the threshold (PATH_* number {@code threshold}, named {@code level}). The attributes are
+     * checked first, so they decide even where the path is not in the text; the distance is judged only where it is.
+     */
+    public GdrVerdict gdr(Pair p, String level, int threshold) {
+        Endpoint x = endpoint(p.a());
+        Endpoint gpu = x.kind().isGpu() ? x : endpoint(p.b());
+        Endpoint nic = x.kind().isGpu() ? endpoint(p.b()) : x;
+        List<NcclTopoNets.Net> nets = ncclNets.netsOf(nic.address()).stream().filter(n -> n.role() == NcclTopoNets.Role.RDMA).toList();
+        List<NcclTopoNets.Net> off = nets.stream().filter(n -> n.gdr().isValue() && n.gdr().get() == 0).toList();
+        if (!nets.isEmpty() && off.size() == nets.size()) {
+            return new GdrVerdict(Fact.of(false), true, "the topology file gives " + String.join(", ", off.stream()
+                    .map(n -> "<net " + n.name() + "> gdr=\"0\" (line " + n.line() + ")").toList())
+                    + ": NCCL found no GPUDirect RDMA support for this NIC, and ncclTopoCheckGdr stops there, whatever the distance",
+                    "gdr=\"0\" on " + String.join(", ", off.stream().map(n -> "<net " + n.name() + ">").toList()));
+        }
+        Fact<Integer> gpuGdr = ncclNets.gpuGdr(gpu.address());
+        if (gpuGdr.isValue() && gpuGdr.get() == 0) {
+            return new GdrVerdict(Fact.of(false), true, "the topology file gives <gpu> of " + gpu.address() + " gdr=\"0\": NCCL "
+                    + "found no way to register this GPU's memory (no peer-memory client, no DMA-BUF), and ncclTopoCheckGdr "
+                    + "stops there, whatever the distance", "gdr=\"0\" on the <gpu>");
+        }
+        if (!off.isEmpty()) {
+            String differ = "the nets of " + nic.address() + " differ in gdr; NCCL decides per net";
+            return new GdrVerdict(Fact.absent(differ), false, differ, "nets differ in gdr");
+        }
+        if (!p.shown().isValue()) {
+            return new GdrVerdict(Fact.absent(p.shown().reason()), false, p.shown().reason(), "path not in the text");
+        }
+        boolean on = p.ncclNumber() <= threshold;
+        String distance = p.ncclPath() + " (" + p.ncclNumber() + ")" + (on ? " <= " : " > ") + level + " (" + threshold + ")";
+        return new GdrVerdict(Fact.of(on), false, distance, distance);
     }
 
     /** The NIC functions that are matrix endpoints (see {@link #of}). */

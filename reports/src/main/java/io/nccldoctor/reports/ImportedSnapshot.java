@@ -4,9 +4,11 @@ import io.nccldoctor.core.Fact;
 import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.gdr.RdmaDevices;
 import io.nccldoctor.gdr.RdmaProbe;
+import io.nccldoctor.pcie.NcclTopoNets;
 import io.nccldoctor.pcie.PciDevice;
 import io.nccldoctor.pcie.PciInventory;
 import io.nccldoctor.pcie.PciInventoryProbe;
+import io.nccldoctor.pcie.PciReading;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +20,17 @@ import java.util.Map;
 public final class ImportedSnapshot {
 
     private ImportedSnapshot() {
+    }
+
+    /** A reading's functions and RDMA names, and an NCCL topology file's nets and gdr attributes (section {@link NcclTopoNets#KEY}). */
+    public static Snapshot of(PciReading r, String source, List<String> argv, String toolVersion, String createdAt) {
+        Snapshot s = of(r.devices(), r.rdmaNets(), source, argv, toolVersion, createdAt);
+        if (r.ncclNets().holdsNothing()) {
+            return s;
+        }
+        Map<String, Object> sections = new LinkedHashMap<>(s.sections());
+        sections.put(NcclTopoNets.KEY, r.ncclNets());
+        return new Snapshot(s.schemaVersion(), s.toolVersion(), s.hostName(), s.createdAt(), s.source(), s.argv(), s.env(), sections);
     }
 
     /**

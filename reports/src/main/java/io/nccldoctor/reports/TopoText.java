@@ -5,6 +5,7 @@ import io.nccldoctor.pcie.DeviceKind;
 import io.nccldoctor.pcie.LinkCeiling;
 import io.nccldoctor.pcie.LspciFragment;
 import io.nccldoctor.pcie.NcclPathTypes;
+import io.nccldoctor.pcie.NcclTopoNets;
 import io.nccldoctor.pcie.PciCensus;
 import io.nccldoctor.pcie.PciDevice;
 import io.nccldoctor.pcie.PlatformIdentity;
@@ -57,6 +58,9 @@ public final class TopoText {
             r.matrix(t, nvlink);
             r.pairs(t);
             r.links(t);
+        }
+        if (!t.ncclNets().holdsNothing()) {
+            r.ncclNets(t.ncclNets());
         }
         r.fragments(fragments);
         r.findings(findings);
@@ -167,7 +171,7 @@ public final class TopoText {
         for (Topology.Endpoint a : eps) {
             StringBuilder row = new StringBuilder(pad(a.label(), 8));
             for (Topology.Endpoint b : eps) {
-                row.append(pad(a == b ? "X" : nvlink.getOrDefault(a.label() + "-" + b.label(), t.pair(a.label(), b.label()).smiPath().name()), 6));
+                row.append(pad(a == b ? "X" : nvlink.getOrDefault(a.label() + "-" + b.label(), cell(t.pair(a.label(), b.label()))), 6));
             }
             if (a.label().startsWith("GPU")) {
                 row.append(pad(a.localCpus().orElse("N/A"), 16)).append(a.numaNode().map(String::valueOf).orElse("N/A"));
@@ -182,8 +186,16 @@ public final class TopoText {
         if (!nvlink.isEmpty()) {
             line("  NV#  = Connection traversing a bonded set of # NVLinks (from nvidia-smi; PCIe cannot see NVLink)");
         }
+        if (eps.stream().anyMatch(a -> eps.stream().anyMatch(b -> a != b && !t.pair(a.label(), b.label()).shown().isValue()))) {
+            line("  ?    = Not in the text: a snippet does not show where the two meet (a switch, one CPU, or two)");
+        }
         line("");
         devicesList(eps);
+    }
+
+    /** The path of a pair, or "?" where the text does not show where the two meet. */
+    private static String cell(Topology.Pair p) {
+        return p.shown().isValue() ? p.smiPath().name() : "?";
     }
 
     private void devicesList(List<Topology.Endpoint> eps) {
@@ -199,9 +211,12 @@ public final class TopoText {
      * an AMD GPU's pairs show the path only, because RCCL keeps its own path numbering. The full pair list is in --json.
      */
     private void pairs(Topology t) {
-        int threshold = NcclPathTypes.number("PXB", t.ncclVersion());
+        // NCCL's default, as GDR_DISABLED_BY_DISTANCE reads it without NCCL_NET_GDR_LEVEL (NCCL_NET_GDR_C2C on)
+        String level = NcclPathTypes.defaultGdrLevel(t.ncclVersion(), true);
+        int threshold = NcclPathTypes.number(level, t.ncclVersion());
         line("Nearest NICs (NCCL " + t.ncclVersion() + " numbering, from " + t.ncclVersionSource()
-                + "; GPUDirect RDMA by default up to PXB = " + threshold + ")");
+                + "; GPUDirect RDMA by default up to " + level + " = " + threshold
+                + (level.equals("P2C") ? " while NCCL_NET_GDR_C2C is on" : "") + ")");
         List<Topology.Endpoint> nics = t.endpoints().stream().filter(e -> e.label().startsWith("NIC")).toList();
         if (t.endpoints().stream().noneMatch(e -> e.label().startsWith("GPU"))) {
             line("  no GPU on the PCI bus");
@@ -216,9 +231,7 @@ public final class TopoText {
             SmiPath best = nearest.get(0).smiPath();
             for (Topology.Pair p : nearest.subList(0, Math.min(NEAREST_MAX, nearest.size()))) {
                 String nic = p.a().equals(g.label()) ? p.b() : p.a();
-                String gdr = g.kind() == DeviceKind.AMD_GPU ? "RCCL" : p.ncclNumber() <= threshold ? "GDR on" : "GDR off";
-                line("  " + pad(g.label() + "-" + nic, 11) + pad(t.endpoint(nic).name(), 9) + pad(p.ncclPath() + " (" + p.ncclNumber() + ")", 9)
-                        + pad(gdr, 8) + p.narrowest().fold(TopoText::ceiling, why -> "link unknown: " + why));
+                line("  " + pad(g.label() + "-" + nic, 11) + pad(t.endpoint(nic).name(), 9) + pairCells(t, g, p, level, threshold));
             }
             if (nearest.size() > NEAREST_MAX) {
                 line("  " + pad(g.label(), 11) + "… and " + (nearest.size() - NEAREST_MAX) + " more NICs at " + best);
@@ -229,6 +242,52 @@ public final class TopoText {
         }
         if (t.endpoints().stream().anyMatch(e -> e.kind() == DeviceKind.AMD_GPU)) {
             line("  RCCL: an AMD GPU's pairs show the path; NCCL's GPUDirect RDMA threshold and numbering are not RCCL's");
+        }
+        line("");
+    }
+
+    /**
+     * Path, GDR verdict and narrowest link of a nearest pair. The verdict is ncclTopoCheckGdr's ({@link Topology#gdr}): a
+     * gdr="0" of the topology file turns it off whatever the distance; a path the text does not show is not judged.
+     */
+    private static String pairCells(Topology t, Topology.Endpoint g, Topology.Pair p, String level, int threshold) {
+        String path = pad(p.shown().isValue() ? p.ncclPath() + " (" + p.ncclNumber() + ")" : "?", 9);
+        String link = p.narrowest().fold(TopoText::ceiling, why -> "link unknown: " + why);
+        if (g.kind() == DeviceKind.AMD_GPU) {
+            return path + pad("RCCL", 8) + (p.shown().isValue() ? link : "path not in the text");
+        }
+        Topology.GdrVerdict v = t.gdr(p, level, threshold);
+        if (!p.shown().isValue()) {
+            return path + (v.byAttribute() ? pad("GDR off", 8) + "(" + v.cause() + " in the file: off whatever the distance)"
+                    : pad("GDR ?", 8) + "not checked, because " + v.why());
+        }
+        String gdr = v.on().fold(on -> on ? "GDR on" : "GDR off", why -> "GDR ?");
+        return path + pad(gdr, 8) + link + (v.byAttribute() ? " (" + v.cause() + " in the file: off whatever the distance)" : "");
+    }
+
+
+    /** What an NCCL topology file says of its nets and GPUs: every net read, its role and its gdr attribute. */
+    private void ncclNets(NcclTopoNets n) {
+        line("NCCL topology file: " + n.nets().size() + " nets, " + n.gpus().size() + " GPUs");
+        for (NcclTopoNets.Net net : n.nets().stream().limit(LIST_MAX).toList()) {
+            String role = switch (net.role()) {
+                case RDMA -> "RDMA device";
+                case OTHER -> "socket or plugin net, no RDMA device (never GPUDirect RDMA)";
+                case NOT_NET -> "net=\"0\": CollNet/GIN/RMA only, not a NET node";
+            };
+            line("  " + pad(net.name(), 12) + pad(net.pciAddress().orElse("no PCI function"), 16)
+                    + pad("gdr=" + net.gdr().map(String::valueOf).orElse("?"), 7) + role
+                    + (net.pciAddress().isValue() ? "" : "; " + net.pciAddress().reason()));
+        }
+        if (n.nets().size() > LIST_MAX) {
+            line("  … and " + (n.nets().size() - LIST_MAX) + " more (all in --json)");
+        }
+        for (NcclTopoNets.Gpu g : n.gpus().stream().limit(LIST_MAX).toList()) {
+            line("  " + pad("<gpu>", 12) + pad(g.pciAddress(), 16) + pad("gdr=" + g.gdr().map(String::valueOf).orElse("?"), 7)
+                    + (g.gdr().isValue() && g.gdr().get() == 0 ? "NCCL found no way to register its memory: GPUDirect RDMA off for it" : ""));
+        }
+        if (n.gpus().size() > LIST_MAX) {
+            line("  … and " + (n.gpus().size() - LIST_MAX) + " more GPUs (all in --json)");
         }
         line("");
     }

@@ -6,6 +6,7 @@ import io.nccldoctor.core.InputException;
 import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.gdr.RdmaDevices;
 import io.nccldoctor.pcie.NcclPathTypes;
+import io.nccldoctor.pcie.NcclTopoNets;
 import io.nccldoctor.pcie.PciCensus;
 import io.nccldoctor.pcie.PciDevice;
 import io.nccldoctor.pcie.PlatformIdentity;
@@ -39,7 +40,8 @@ public final class TopologyView {
         }
         Optional<Topology> t = devices(s).map(devices -> {
             String[] version = version(s, override);
-            return Topology.of(devices, rdmaNames(s), version[0], version[1]);
+            NcclTopoNets nets = s.section(NcclTopoNets.KEY, NcclTopoNets.class);
+            return Topology.of(devices, rdmaNames(s), version[0], version[1], nets == null ? NcclTopoNets.none() : nets);
         });
         lastTopology = new Object[] {s, override, t};
         return t;

@@ -263,7 +263,8 @@ final class SnapshotFile {
                 default -> jp.skipChildren();
             }
         }
-        if (address == null || vendorId == null || deviceId == null || classCode == null || classCode.length() < 4 || link == null) {
+        // no deviceId: the input did not print it (PciDevice reads a missing one as unknown)
+        if (address == null || vendorId == null || classCode == null || classCode.length() < 4 || link == null) {
             return null;
         }
         DeviceKind kind;

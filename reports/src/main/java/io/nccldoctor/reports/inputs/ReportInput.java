@@ -66,8 +66,8 @@ public record ReportInput(InputKind kind, Optional<NcclTestsOutput> tests, Strin
                         Optional.empty());
             }
             case RDMA -> node(kind, RdmaJudgement.snapshot((RdmaPaste) model));
-            case LSPCI_TREE, LSPCI_VERBOSE, NCCL_TOPO_XML -> node(kind, ImportedSnapshot.of(((PciReading) model).devices(),
-                    ((PciReading) model).rdmaNets(), (kind == InputKind.NCCL_TOPO_XML ? "NCCL topology XML " : "lspci text ") + source,
+            case LSPCI_TREE, LSPCI_VERBOSE, NCCL_TOPO_XML -> node(kind, ImportedSnapshot.of((PciReading) model,
+                    (kind == InputKind.NCCL_TOPO_XML ? "NCCL topology XML " : "lspci text ") + source,
                     List.of("report", source), "report", "not recorded"));
             case NVIDIA_SMI_TOPO -> node(kind, snapshot(source, SmiTopoMatrix.KEY, model));
             case PERFTEST -> node(kind, perftestSnapshot((PerftestOutput) model, source));

@@ -20,15 +20,20 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A GPU whose nearest NIC is farther than PXB: NCCL's default GDR threshold (nccl-internals §4.2), so its network
- * traffic is staged through host memory. The field report's "GPU Direct RDMA Disabled (distance 8 > 5)".
+ * A GPU whose nearest NIC is farther than NCCL's GDR threshold (PXB; P2C from 2.29 while NCCL_NET_GDR_C2C is on;
+ * nccl-internals §4.2), so its network traffic is staged through host memory. The field report's "GPU Direct RDMA
+ * Disabled (distance 8 > 5)". Judged as ncclTopoCheckGdr decides (src/graph/paths.cc@v2.30.7-1 L485-486 before L511):
+ * a topology file's gdr="0" on the NIC's nets or the GPU turns GDR off before the distance counts, so such a pair is
+ * not a distance finding and no NCCL_NET_GDR_LEVEL would help; a pair whose path the text does not show is not judged.
  */
 public final class GdrDisabledByDistance implements Rule {
 
     static final RuleInfo INFO = new RuleInfo("GDR_DISABLED_BY_DISTANCE", Severity.WARN,
             "GPU and its nearest NIC are farther apart than PXB: NCCL disables GPUDirect RDMA by default",
-            "NCCL uses GPUDirect RDMA for a GPU-NIC pair only when their PCIe path is at most NCCL_NET_GDR_LEVEL, by "
-                    + "default PXB: both behind a PCIe switch. When the path crosses the CPU root complex (PHB) or the "
+            "NCCL uses GPUDirect RDMA for a GPU-NIC pair only when both support it (an NCCL topology file's gdr=\"0\" on the "
+                    + "NIC's net or the GPU turns it off before any distance counts) and their PCIe path is at most "
+                    + "NCCL_NET_GDR_LEVEL, by default PXB (P2C from NCCL 2.29 while NCCL_NET_GDR_C2C is on): both behind "
+                    + "a PCIe switch. When the path crosses the CPU root complex (PHB) or the "
                     + "socket interconnect (SYS), NCCL logs 'GPU Direct RDMA Disabled for GPU ... (distance D > T)' and "
                     + "stages every transfer through host memory; the numbers D and T are PATH_* values that differ by "
                     + "NCCL version (8 > 5 in 2.27.5+ is PHB > PXB). NCCL_NET_GDR_LEVEL=PHB (exactly so: lower case is "
@@ -66,26 +71,61 @@ public final class GdrDisabledByDistance implements Rule {
         if (unplaced != null) {
             return Outcome.waived(unplaced);
         }
-        String v = t.ncclVersion();
-        // The level NCCL will use: NCCL_NET_GDR_LEVEL from the environment when NCCL accepts it, else PXB.
-        GdrLevel level = GdrLevel.parse(s.env().get("NCCL_NET_GDR_LEVEL"), v);
-        int threshold = level.number();
+        // The level NCCL will use: NCCL_NET_GDR_LEVEL from the environment when NCCL accepts it, else its default.
+        GdrLevel level = GdrLevel.parse(s.env().get("NCCL_NET_GDR_LEVEL"), t.ncclVersion());
         List<Finding> findings = new ArrayList<>();
+        List<String> notJudged = new ArrayList<>();
         for (GpuNicPaths.Nearest n : nearest) {
-            Topology.Pair p = n.pairs().get(0);
-            if (p.ncclNumber() <= threshold) {
-                continue;
+            Topology.Pair p = distanceDecides(t, n, level, notJudged);
+            if (p != null) {
+                findings.add(finding(t, n.gpu(), p, level));
             }
-            String nic = GpuNicPaths.other(p, n.gpu().label());
-            findings.add(finding(n.gpu().label() + "-" + nic, n.gpu().label() + " " + n.gpu().address() + " reaches its nearest NIC "
-                    + nic + " (" + t.endpoint(nic).name() + ") through " + p.ncclPath() + ": GPUDirect RDMA off by default",
-                    List.of("path " + p.smiPath() + " (nvidia-smi), PATH_" + p.ncclPath() + " = " + p.ncclNumber() + " in NCCL " + v
-                                    + " (" + t.ncclVersionSource() + ")", "threshold " + level.name() + " = " + threshold + ": " + level.source(),
-                            "NCCL will log: GPU Direct RDMA Disabled ... (distance " + p.ncclNumber() + " > " + threshold + ") = "
-                                    + NcclPathTypes.decodeDistance(p.ncclNumber(), threshold, v),
-                            "NCCL_NET_GDR_LEVEL=" + p.ncclPath() + " would enable it for this pair")));
         }
-        return findings.isEmpty() ? Outcome.pass() : Outcome.flag(findings);
+        if (!findings.isEmpty()) {
+            return Outcome.flag(findings);
+        }
+        return notJudged.isEmpty() ? Outcome.pass() : Outcome.waived(String.join("; ", notJudged));
+    }
+
+    /**
+     * The nearest pair whose distance turns GPUDirect RDMA off, or null: when a nearest NIC gets it, when a gdr="0" of
+     * the topology file turns it off whatever the distance (ncclTopoCheckGdr checks the attributes first, so no
+     * NCCL_NET_GDR_LEVEL enables it), or when the text does not show the path; the last two are said in {@code notJudged}.
+     */
+    private static Topology.Pair distanceDecides(Topology t, GpuNicPaths.Nearest n, GdrLevel level, List<String> notJudged) {
+        Topology.Pair byDistance = null;
+        String why = null;
+        for (Topology.Pair p : n.pairs()) {
+            Topology.GdrVerdict g = t.gdr(p, level.name(), level.number());
+            String pair = n.gpu().label() + "-" + GpuNicPaths.other(p, n.gpu().label());
+            if (g.on().isValue() && g.on().get()) {
+                return null;
+            }
+            if (g.byAttribute()) {
+                why = why != null ? why : pair + ": GPUDirect RDMA off whatever the distance: " + g.why();
+            } else if (!g.on().isValue()) {
+                why = why != null ? why : pair + ": the distance is not checked, because " + g.why();
+            } else if (byDistance == null) {
+                byDistance = p;
+            }
+        }
+        if (byDistance == null && why != null) {
+            notJudged.add(why);
+        }
+        return byDistance;
+    }
+
+    private Finding finding(Topology t, Topology.Endpoint gpu, Topology.Pair p, GdrLevel level) {
+        String v = t.ncclVersion();
+        int threshold = level.number();
+        String nic = GpuNicPaths.other(p, gpu.label());
+        return finding(gpu.label() + "-" + nic, gpu.label() + " " + gpu.address() + " reaches its nearest NIC "
+                + nic + " (" + t.endpoint(nic).name() + ") through " + p.ncclPath() + ": GPUDirect RDMA off by default",
+                List.of("path " + p.smiPath() + " (nvidia-smi), PATH_" + p.ncclPath() + " = " + p.ncclNumber() + " in NCCL " + v
+                                + " (" + t.ncclVersionSource() + ")", "threshold " + level.name() + " = " + threshold + ": " + level.source(),
+                        "NCCL will log: GPU Direct RDMA Disabled ... (distance " + p.ncclNumber() + " > " + threshold + ") = "
+                                + NcclPathTypes.decodeDistance(p.ncclNumber(), threshold, v),
+                        "NCCL_NET_GDR_LEVEL=" + p.ncclPath() + " would enable it for this pair"));
     }
 
     /**
