@@ -207,6 +207,12 @@ final class CorpusFacts {
         all.add(prefixed("rdma", "port.", CorpusFacts::port, Match.STATE));
         all.add(fact("rdma", "trust", d -> qos(d, "trust"), Match.TEXT));
         all.add(fact("rdma", "pfcEnabledPriorities", d -> qos(d, "pfcPriorities"), Match.TEXT));
+        all.add(prefixed("rdma", "netdevMtu.", CorpusFacts::netdevMtu, Match.NUMBER));
+        all.add(prefixed("rdma", "rdmaCm.", (d, v) -> items(d.path("rdmaCm"), c -> c).stream().filter(c -> (c.path("device").asText()
+                + "." + c.path("port").asText() + "." + c.path("setting").asText()).equals(v)).map(c -> c.path("value").asText()).findFirst(),
+                Match.TEXT));
+        all.add(fact("rdma", "adapterFirmware", at("/adapters/0/fw"), Match.TEXT));
+        all.add(fact("rdma", "notUnderstood", at("/lines/notUnderstood"), Match.NUMBER));
         // nvidia-smi-topo: SmiTopoMatrix
         all.add(fact("nvidia-smi-topo", "gpus", d -> Optional.of("" + items(d.path("devices"), JsonNode::asText).stream()
                 .filter(x -> x.startsWith("GPU")).count()), Match.NUMBER));
@@ -482,6 +488,15 @@ final class CorpusFacts {
             }
         }
         return Optional.empty();
+    }
+
+    /** "p1p1": the MTU of that net device, wherever the JSON lists it (under a port or tied to none). */
+    private static Optional<String> netdevMtu(JsonNode d, String name) {
+        List<JsonNode> all = new ArrayList<>();
+        d.findValues("netdevs").forEach(n -> n.path("value").forEach(all::add));
+        d.at("/rdma/otherNetdevs").forEach(all::add);
+        return all.stream().filter(n -> n.path("name").asText().equals(name)).map(n -> value(n.path("mtu"))).flatMap(Optional::stream)
+                .findFirst();
     }
 
     private static Optional<String> qos(JsonNode d, String field) {

@@ -2,6 +2,7 @@ package io.nccldoctor.gdr;
 
 import io.nccldoctor.core.Fact;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -22,9 +23,24 @@ record PerftestCommandLine(String program, Fact<String> side) {
 
     /** Makefile.am bin_PROGRAMS (:77, :115). */
     private static final Pattern PROGRAM = Pattern.compile("(?:.*/)?(ib_(?:send|write|read|atomic)_(?:bw|lat)|raw_ethernet_(?:bw|lat|burst_lat|fs_rate))");
-    /** A shell prompt before the command: "#", "$", ">", "user@host:~$". */
-    private static final Pattern PROMPT = Pattern.compile("^(?:\\S*[$#>]\\s+|[$#>])");
+    /**
+     * What stands before the command: a shell prompt ("#", "$", ">", "user@host:~$", "(venv) user@host:~$", a RHEL
+     * prompt whose brackets hold a blank, "[root@localhost perftest-master]# "), or the mark `bash -x` puts before each
+     * traced command ("+ ", "++ ").
+     */
+    private static final Pattern PROMPT = Pattern.compile("^(?:\\([^)]*\\)\\s*)?(?:\\[[^\\]]*\\]\\s?[$#]\\s*|\\S*[$#>]\\s+|[$#>]|\\+{1,3}\\s+)");
     private static final Pattern ENV = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*=\\S*");
+    /**
+     * Programs that run the command after their own words, and their options that take the next word as a value
+     * ("" for none): sudo (sudo(8): -u user, -g group, -C num, -D dir, -p prompt, -r role, -t type, -U user), env
+     * (-u name, -C dir, then NAME=value words), taskset (util-linux taskset(1): options, then the mask or, with -c, the
+     * CPU list, then the command), numactl (numactl(8): -N/-m/-C/-i/-p/-w take nodes or CPUs; "--cpunodebind=0" is
+     * one word), timeout (coreutils timeout(1): -k duration, -s signal, then the duration), nohup, time, nice (-n).
+     * A word taken after the options: taskset's mask, timeout's duration.
+     */
+    private static final Map<String, String> WRAPPER_OPTIONS = Map.of("sudo", "ugCDprtU", "env", "uC", "taskset", "", "numactl",
+            "NmCipwfLMy", "timeout", "ks", "nohup", "", "time", "", "nice", "n");
+    private static final Set<String> WRAPPER_TAKES_A_WORD = Set.of("taskset", "timeout");
     /** The short options that take a value (the letters before ':' in the getopt string, :3295). */
     private static final String SHORT_WITH_VALUE = "wypdimsntuSxcqIoMrQAlDfBTLEJjKkXW";
     private static final String SHORT_FLAGS = "aFegzRvhbNVCHUOZP";
@@ -55,16 +71,50 @@ record PerftestCommandLine(String program, Fact<String> side) {
     /** The command on this line, or null when the line names no perftest program as its command. */
     static PerftestCommandLine of(String line) {
         List<String> words = List.of(PROMPT.matcher(line.strip()).replaceFirst("").strip().split("\\s+"));
-        int at = 0;
-        while (at < words.size() && (words.get(at).equals("sudo") || ENV.matcher(words.get(at)).matches())) {
-            at++;
-        }
+        int at = programAt(words);
         if (at >= words.size() || !PROGRAM.matcher(words.get(at)).matches()) {
             return null;
         }
         String program = words.get(at).substring(words.get(at).lastIndexOf('/') + 1);
         return new PerftestCommandLine(program, side(program, words.subList(at + 1, words.size())));
     }
+
+    /**
+     * The index of the first word after the wrappers people put before perftest ("sudo taskset -c 17 ib_send_bw …",
+     * "numactl --cpunodebind=0 --membind=0 ib_write_bw …", "timeout 60 ib_read_bw …", "NCCL_X=1 ib_write_bw").
+     */
+    private static int programAt(List<String> words) {
+        int at = 0;
+        while (at < words.size()) {
+            String w = words.get(at);
+            if (ENV.matcher(w).matches()) {
+                at++;
+                continue;
+            }
+            String valued = WRAPPER_OPTIONS.get(w);
+            if (valued == null) {
+                return at;
+            }
+            at++;
+            while (at < words.size() && words.get(at).startsWith("-") && words.get(at).length() > 1) {
+                String o = words.get(at++);
+                boolean shortWithValue = !o.startsWith("--") && o.length() == 2 && valued.indexOf(o.charAt(1)) >= 0;
+                boolean longWithValue = o.startsWith("--") && !o.contains("=") && !o.equals("--") && valued.length() > 0
+                        && !LONG_WRAPPER_FLAGS.contains(o);
+                if (o.equals("--")) {
+                    break;
+                }
+                at += shortWithValue || longWithValue ? 1 : 0;
+            }
+            at += WRAPPER_TAKES_A_WORD.contains(w) ? 1 : 0;
+        }
+        return at;
+    }
+
+    /** The long options of sudo, env, numactl and timeout that take no value ("--preserve-status", "--localalloc"). */
+    private static final Set<String> LONG_WRAPPER_FLAGS = Set.of("--preserve-env", "--login", "--non-interactive", "--background",
+            "--ignore-environment", "--localalloc", "--all", "--hardware", "--show", "--strict", "--preserve-status", "--foreground",
+            "--verbose", "--set-home", "--shell");
 
     private static Fact<String> side(String program, List<String> args) {
         boolean raw = program.startsWith("raw_ethernet");

@@ -54,6 +54,15 @@ final class PerftestReader {
             "destroying current MUSA Ctx", "MUSA device integrated:", "|---");
     /** write_bw.c:120 and the other ib_* mains: "* Waiting for client to connect... *", alone on its line. */
     private static final Pattern BANNER = Pattern.compile("\\*?\\s*Waiting for client to connect\\.\\.\\.\\s*\\*?");
+    /**
+     * ctx_qp_create after ibv_create_qp (perftest_resources.c:3331-3334 at 00b55b6), with the TX depth and inline size on
+     * the next line. From commit a066e91 (2018-03-07, V4.2-0.7) to 155d1e4 (2019-07-15, V4.4-0.7) it said "SQ" and was
+     * printed whenever errno was ENOMEM after the call, also when the QP was created ("Fixed false error reporting on QP
+     * creation"); since then it says "QP" and is printed only when the QP was not created.
+     */
+    private static final String SQ_TOO_BIG = "Requested SQ size might be too big";
+    private static final String QP_TOO_BIG = "Requested QP size might be too big";
+    private static final Pattern TX_DEPTH_NOTE = Pattern.compile("^Current TX depth is (\\d+) and\\s+inline size is (\\d+)\\s*\\.?$");
     /** Every *_bw.c and *_lat.c main after parser() failed (write_bw.c:72): the line above it says why. */
     private static final String PARSER_EXIT = "Parser function exited with Error";
 
@@ -82,6 +91,7 @@ final class PerftestReader {
     private final List<String> warnings = new ArrayList<>();
     private final List<String> errors = new ArrayList<>();
     private final List<String> skipped = new ArrayList<>();
+    private final PerftestCompletion completion = new PerftestCompletion();
     private int samples;
     private int titles;
     private boolean recognised;
@@ -91,8 +101,9 @@ final class PerftestReader {
     }
 
     PerftestOutput read(List<String> lines) {
-        for (int n = 0; n < lines.size(); n++) {
-            line(lines.get(n), n + 1);
+        List<String> text = PerftestQuote.unquoted(lines);
+        for (int n = 0; n < text.size(); n++) {
+            line(text.get(n), n + 1);
         }
         if (!recognised) {
             throw new InputException(source + ": not perftest output (no test title such as 'RDMA_Write BW Test', no '#bytes #iterations' "
@@ -147,6 +158,10 @@ final class PerftestReader {
             row(s, number);
         } else if (s.startsWith(PARSER_EXIT)) {
             parserExit();
+        } else if (s.startsWith(SQ_TOO_BIG) || s.startsWith(QP_TOO_BIG) || TX_DEPTH_NOTE.matcher(s).matches()) {
+            queueSize(s, number);
+        } else if (completion.line(s, errors)) {
+            recognised = true;
         } else if (WARNINGS.stream().anyMatch(s::contains)) {
             warnings.add(s);
         } else if (ERRORS.stream().anyMatch(s::startsWith)) {
@@ -154,6 +169,32 @@ final class PerftestReader {
             recognised = true;
         } else if (!gpuLine(s) && !headerField(s) && !known(s)) {
             skipped.add(source + ":" + number + ": " + s);
+        }
+    }
+
+    /**
+     * The QP-size message and its TX depth line. The old "SQ" wording also came when the QP was created (see
+     * {@link #SQ_TOO_BIG}), so it is a warning; the "QP" wording means ibv_create_qp failed with ENOMEM, an error.
+     */
+    private void queueSize(String s, int number) {
+        Matcher depth = TX_DEPTH_NOTE.matcher(s);
+        if (depth.matches()) {
+            String figures = "; TX depth " + depth.group(1) + ", inline size " + depth.group(2);
+            List<String> to = !errors.isEmpty() && errors.get(errors.size() - 1).startsWith(QP_TOO_BIG) ? errors
+                    : !warnings.isEmpty() && warnings.get(warnings.size() - 1).startsWith(SQ_TOO_BIG) ? warnings : null;
+            if (to == null) {
+                skipped.add(source + ":" + number + ": " + s + " (the TX depth line without the queue-size message above it)");
+            } else {
+                to.set(to.size() - 1, to.get(to.size() - 1) + figures);
+            }
+            return;
+        }
+        recognised = true;
+        if (s.startsWith(QP_TOO_BIG)) {
+            errors.add(s + " (ibv_create_qp failed with ENOMEM: the queue pair was not created, perftest_resources.c:3331)");
+        } else {
+            warnings.add(s + " (perftest from 2018-03 to 2019-07, a066e91 to 155d1e4, printed this whenever errno was ENOMEM after "
+                    + "creating the QP, also when the QP was created: the run went on if a header block follows)");
         }
     }
 

@@ -30,6 +30,9 @@ record Command(String text, List<String> words, Optional<String> cwd) {
      */
     private static final Pattern PROMPT = Pattern.compile(
             "^\\s*(?:\\([\\w.-]+\\)\\s*)?(\\[[^\\]]*\\]|[\\w.-]+@[^\\s:#$\\]]+(?::\\S*?)?|[\\w.-]+-\\d[\\d.]*|(/\\S*?)|~\\S*?)?\\s?[$#]\\s+(\\S.*)$");
+    /** A prompt with nothing typed after it ("[root@node75 ~]# ", "user@host:~$"): an Enter pressed, neither command nor output. */
+    private static final Pattern EMPTY_PROMPT = Pattern.compile(
+            "^\\s*(?:\\([\\w.-]+\\)\\s*)?(?:\\[[^\\]]*\\]|[\\w.-]+@[^\\s:#$\\]]+(?::\\S*)?)\\s?[$#]\\s*$");
     /** A line that is only Markdown inline code: one to three backticks around text without a backtick. */
     private static final Pattern INLINE_CODE = Pattern.compile("^\\s*(`{1,3})([^`]+)\\1\\s*$");
     private static final Pattern TRACE = Pattern.compile("^\\+{1,3} (\\S.*)$");
@@ -51,6 +54,10 @@ record Command(String text, List<String> words, Optional<String> cwd) {
         String bare = t.matches("[#$][a-z].*") ? t.substring(1) : t;
         String first = bare.split("\\s+", 2)[0];
         return TOOLS.contains(first) ? Optional.of(command(bare, Optional.empty())) : Optional.empty();
+    }
+
+    static boolean emptyPrompt(String line) {
+        return EMPTY_PROMPT.matcher(line).matches();
     }
 
     private static Command command(String text, Optional<String> cwd) {

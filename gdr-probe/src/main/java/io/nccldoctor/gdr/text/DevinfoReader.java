@@ -13,8 +13,10 @@ import java.util.regex.Pattern;
  */
 final class DevinfoReader implements SectionReader {
 
-    static final Pattern OPENS = Pattern.compile("^\\s*(hca_id:\\s*\\S+|\\d+ HCAs? found:|No IB devices found\\.?)\\s*$");
-    private static final Pattern KEY_VALUE = Pattern.compile("^\\s*(GID\\[\\s*\\d+\\]|[A-Za-z_][\\w ]*?)\\s*:\\s*(.*?)\\s*$");
+    /** Also "port:" with its number: a port section pasted without the "hca_id:" line above it. */
+    static final Pattern OPENS = Pattern.compile("^\\s*(hca_id:\\s*\\S+|\\d+ HCAs? found:|No IB devices found\\.?|port:\\s*\\d+)\\s*$");
+    /** "GID[ 14]:" also behind Markdown's bold mark ("**GID[ 14]:", an issue's emphasis whose closing mark was cut). */
+    private static final Pattern KEY_VALUE = Pattern.compile("^\\s*(?:\\*\\*)?(GID\\[\\s*\\d+\\]|[A-Za-z_][\\w ]*?)\\s*:\\s*(.*?)\\s*$");
     private static final Pattern PORT = Pattern.compile("^port:\\s*(\\d+)$");
     private static final Pattern LEADING_INT = Pattern.compile("^(\\d+)");
     private static final Pattern GID_INDEX = Pattern.compile("GID\\[\\s*(\\d+)\\]");
@@ -61,11 +63,17 @@ final class DevinfoReader implements SectionReader {
             facts.device(t);
             return Verdict.FACT;
         }
+        Matcher portLine = PORT.matcher(t);
+        if (device == null && portLine.matches()) {
+            device = facts.device(RdmaPaste.UNNAMED);
+            facts.notes.add("ibv_devinfo port " + portLine.group(1) + " without the hca_id line above it (" + at + "): its device is "
+                    + "not named in the input, and its device lines (fw_ver, node_guid) are not there");
+        }
         if (device == null) {
             return Verdict.FOREIGN;
         }
-        Matcher portLine = PORT.matcher(t);
         if (portLine.matches()) {
+            device.portsStated = true;
             port = device.port(Integer.parseInt(portLine.group(1)));
             width = null;
             laneGbps = null;

@@ -13,6 +13,16 @@ import java.util.regex.Pattern;
 final class IbstatReader implements SectionReader {
 
     static final Pattern OPENS = Pattern.compile("^\\s*CA '([^']+)'\\s*$");
+    /**
+     * ibstat could not read a device it was given or listed: IBPANIC / IBWARN (libibmad mad.h: "ibpanic: [pid] func: "
+     * fmt ": %m", "ibwarn: [pid] func: " fmt) with "stat of IB device '%s' failed" (infiniband-diags/ibstat.c: IBPANIC
+     * until rdma-core commit 703b52c6e, 2024-09-19, IBWARN since) or "'%s' IB device can't be found" (a name not among
+     * the host's devices).
+     */
+    static final Pattern STAT_FAILED = Pattern.compile(
+            "^\\s*ib(?:panic|warn): \\[\\d+\\] \\w+: (?:stat of IB device '([^']+)' failed|'([^']+)' IB device can't be found)(?::\\s*(.*?))?\\s*$");
+    /** A value the paste's author replaced by "..." (or "…"): the tool printed one, the input does not show it. */
+    private static final Pattern ELIDED = Pattern.compile("^(?:\\.{3,}|…)$");
     private static final Pattern PORT = Pattern.compile("^Port (\\d+):$");
     private static final Pattern KEY_VALUE = Pattern.compile("^([A-Za-z][A-Za-z ]*?):\\s*(.*?)\\s*$");
     private static final Pattern RATE = Pattern.compile("^([\\d.]+)");
@@ -25,9 +35,23 @@ final class IbstatReader implements SectionReader {
         this.facts = facts;
     }
 
+    static boolean opens(String line) {
+        return OPENS.matcher(line).matches() || STAT_FAILED.matcher(line).matches();
+    }
+
     @Override
     public Verdict read(String line, Slot.Line at) {
         String t = line.strip();
+        Matcher failed = STAT_FAILED.matcher(line);
+        if (failed.matches()) {
+            String name = failed.group(1) != null ? failed.group(1) : failed.group(2);
+            String why = failed.group(3) == null ? "" : ": " + failed.group(3);
+            facts.device(name).unreadable("ibstat could not read it ('" + t + "', " + at + "): the device" + (failed.group(1) != null
+                    ? " named (on its command line or in the host's device list) could not be read" + why + "; the HCA is "
+                    + "missing there (removed, its driver not loaded or failed, or renamed)" : " is not among the host's RDMA devices"),
+                    facts.notes);
+            return Verdict.FACT;
+        }
         Matcher ca = OPENS.matcher(line);
         if (ca.matches()) {
             device = facts.device(ca.group(1));
@@ -42,6 +66,11 @@ final class IbstatReader implements SectionReader {
         Matcher kv = KEY_VALUE.matcher(t);
         if (device == null || !kv.matches()) {
             return Verdict.FOREIGN;
+        }
+        if (ELIDED.matcher(kv.group(2)).matches()) {
+            facts.notes.add(device.name + (port == null ? "" : " port " + port.number) + " " + kv.group(1) + ": elided as '"
+                    + kv.group(2) + "' in the input (" + at + "), not read");
+            return Verdict.KNOWN;
         }
         return port == null ? deviceKey(kv.group(1), kv.group(2), at) : portKey(kv.group(1), kv.group(2), at);
     }

@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
  */
 final class MlxfwmanagerReader implements SectionReader {
 
-    static final Pattern OPENS = Pattern.compile("^\\s*Device #(\\d+):\\s*$");
+    /** A device block, or the line mlxfwmanager prints before the first ("Querying Mellanox devices firmware ..."). */
+    static final Pattern OPENS = Pattern.compile("^\\s*(?:Device #(\\d+):|Querying Mellanox devices firmware \\.\\.\\.)\\s*$");
     private static final Pattern KEY_VALUE = Pattern.compile("^\\s*(Device Type|Part Number|Description|PSID|PCI Device Name"
             + "|Base GUID|Base MAC|System GUID|Node GUID|Port[12] (?:MAC|GUID)|Status):\\s*(.*?)\\s*$");
     /** "FW             2.42.5000      2.42.5000" and "FW (Running)   22.43.1020     N/A": image, current, available. */
@@ -32,7 +33,7 @@ final class MlxfwmanagerReader implements SectionReader {
         boolean wrapped = afterDescription;
         afterDescription = false;
         Matcher open = OPENS.matcher(line);
-        if (open.matches()) {
+        if (open.matches() && open.group(1) != null) {
             adapter = facts.adapter(Integer.parseInt(open.group(1)), at);
             return Verdict.FACT;
         }

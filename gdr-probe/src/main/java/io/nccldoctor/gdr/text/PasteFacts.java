@@ -70,6 +70,9 @@ final class PasteFacts {
         return out;
     }
 
+    /** rdma_cm's per-port defaults from configfs. */
+    final RdmaCmSettings rdmaCm = new RdmaCmSettings(notes);
+
     void noDevices(Slot.Line at) {
         noDevices = at;
     }
@@ -91,7 +94,7 @@ final class PasteFacts {
         List<RdmaDevices.RdmaDevice> list = new ArrayList<>();
         Map<String, List<String>> inferred = new TreeMap<>();
         for (DeviceFacts d : devices.values()) {
-            if (d.name.equals(RdmaPaste.UNNAMED)) {
+            if (d.name.equals(RdmaPaste.UNNAMED) && !d.portsStated) {
                 continue; // counters of a device the paste does not name: kept with the counters only
             }
             List<RdmaDevices.RdmaPort> ports = new ArrayList<>();
@@ -102,7 +105,7 @@ final class PasteFacts {
                 ports.add(p.build(this));
             });
             list.add(new RdmaDevices.RdmaDevice(d.name, d.pci.fact(NOT_IN_INPUT), d.fw.fact(NOT_IN_INPUT), d.guid.fact(NOT_IN_INPUT),
-                    d.ports.isEmpty() ? Fact.absent("no port of " + d.name + " in the input") : Fact.of(ports),
+                    d.ports(ports),
                     d.partId.fact(NOT_IN_INPUT)));
         }
         inferred.forEach((layer, ports) -> notes.add("link layer " + layer + ", inferred (no tool in the input printed it) for "
@@ -186,6 +189,10 @@ final class PasteFacts {
         /** `rdma dev`'s protocol: "roce", "ib", "iw"; it tells the link layer of every port of the device. */
         final Slot<String> protocol;
         final TreeMap<Integer, PortFacts> ports = new TreeMap<>();
+        /** Set when a tool's port section was read for the device, also one the paste does not name. */
+        boolean portsStated;
+        /** Why a tool could not read the device (ibstat's "stat of IB device … failed"), or null. */
+        private String unreadable;
 
         DeviceFacts(String name) {
             this.name = name;
@@ -198,6 +205,20 @@ final class PasteFacts {
 
         PortFacts port(int n) {
             return ports.computeIfAbsent(n, k -> new PortFacts(name, k));
+        }
+
+        /** A tool named the device and could not read it: its ports are absent, for that reason. */
+        void unreadable(String why, List<String> notes) {
+            unreadable = why;
+            notes.add(name + ": " + why);
+        }
+
+        Fact<List<RdmaDevices.RdmaPort>> ports(List<RdmaDevices.RdmaPort> built) {
+            if (!built.isEmpty()) {
+                return Fact.of(built);
+            }
+            // absent, not an error: the pasted tool failed on the device, no probe of this tool did
+            return Fact.absent(unreadable != null ? unreadable : "no port of " + name + " in the input");
         }
     }
 
@@ -334,6 +355,8 @@ final class PasteFacts {
         final Slot<String> link;
         RdmaDevices.Qos qos;
         Map<String, Long> ethtool;
+        /** The first `ip addr` inet line of this device, or null: addresses are printed there but not read. */
+        Slot.Line ipv4Printed;
 
         NetdevFacts(String name) {
             this.name = name;
@@ -342,8 +365,10 @@ final class PasteFacts {
         }
 
         RdmaDevices.Netdev build() {
-            return new RdmaDevices.Netdev(name, mtu.fact(NOT_IN_INPUT), Fact.absent(NOT_IN_INPUT + " (no RDMA tool prints "
-                    + "a net device's IPv4 prefix)"), Fact.absent(NOT_IN_INPUT), Fact.absent(NOT_IN_INPUT),
+            return new RdmaDevices.Netdev(name, mtu.fact(NOT_IN_INPUT), Fact.absent(ipv4Printed == null ? NOT_IN_INPUT
+                    + " (no RDMA tool prints a net device's IPv4 prefix)" : "printed by ip addr (" + ipv4Printed + ") but not read "
+                    + "from a paste: it is judged with arp_ignore and arp_announce, which the input does not hold"),
+                    Fact.absent(NOT_IN_INPUT), Fact.absent(NOT_IN_INPUT),
                     link.fact(NOT_IN_INPUT), qos == null ? Fact.absent(NOT_IN_INPUT + " (`mlnx_qos -i " + name + "` prints it)")
                     : Fact.of(qos));
         }

@@ -8,7 +8,7 @@ public enum RdmaKind {
     IBSTAT("ibstat", "ibstat"),
     IBSTATUS("ibstatus", "ibstatus"),
     SYSFS("sysfs", "sysfs files printed with their path (grep . /sys/class/infiniband/*/ports/*/…, "
-            + "for f in …; do echo $f $(cat $f); done, or === FILE === blocks)"),
+            + "for f in …; do echo $f $(cat $f); done, or === FILE === blocks; also rdma_cm's configfs defaults)"),
     LS("ls", "ls or ls -l of /sys/class/infiniband"),
     SHOW_GIDS("show_gids", "show_gids"),
     IBDEV2NETDEV("ibdev2netdev", "ibdev2netdev"),
@@ -17,7 +17,8 @@ public enum RdmaKind {
     SHOW_COUNTERS("show_counters", "show_counters (hw_counters per port)"),
     MLNX_QOS("mlnx_qos", "mlnx_qos -i IFACE"),
     ETHTOOL("ethtool -S", "ethtool -S IFACE"),
-    MLXFWMANAGER("mlxfwmanager", "mlxfwmanager --query (firmware and PSID per adapter)");
+    MLXFWMANAGER("mlxfwmanager", "mlxfwmanager --query (firmware and PSID per adapter)"),
+    IP("ip", "ip addr or ip link (each net device's MTU and state)");
 
     private final String key;
     private final String description;

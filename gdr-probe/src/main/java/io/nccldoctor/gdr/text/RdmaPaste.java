@@ -20,10 +20,12 @@ import java.util.Set;
  * @param notUnderstood the lines no reader took, with their line numbers: never dropped silently
  * @param notes         what a reader of the facts must know: sections that disagree, counts that do not add up
  * @param adapters      mlxfwmanager's device blocks: firmware per adapter, named by PCI address, not by RDMA device
+ * @param rdmaCm        rdma_cm's per-port defaults read from configfs (default_roce_mode, default_roce_tos), each the
+ *                      last value the input read
  */
 public record RdmaPaste(String source, List<Section> sections, RdmaDevices rdma, List<CounterSnapshot.Port> counters,
                         List<CounterSnapshot.Netdev> otherEthtool, Lines lines, List<Unread> notUnderstood, List<String> notes,
-                        List<Adapter> adapters) {
+                        List<Adapter> adapters, List<RdmaCmDefault> rdmaCm) {
 
     /** The name a device or interface gets when the paste does not say which one a listing belongs to. */
     public static final String UNNAMED = "(not named in the input)";
@@ -35,6 +37,19 @@ public record RdmaPaste(String source, List<Section> sections, RdmaDevices rdma,
         notUnderstood = List.copyOf(notUnderstood);
         notes = List.copyOf(notes);
         adapters = List.copyOf(adapters);
+        rdmaCm = List.copyOf(rdmaCm);
+    }
+
+    /**
+     * One rdma_cm default of a port (drivers/infiniband/core/cma_configfs.c): the GID type rdma_cm gives the
+     * connections it makes on the port unless they choose one ("RoCE v2"; "IB/RoCE v1", which a RHEL 7 guide prints as
+     * "RoCE v1"), or the ToS of their packets.
+     *
+     * @param setting "default_roce_mode" or "default_roce_tos"
+     * @param value   as the input printed it, the last reading
+     * @param line    where it was read
+     */
+    public record RdmaCmDefault(String device, int port, String setting, String value, int line) {
     }
 
     /**

@@ -26,12 +26,13 @@ public final class RdmaTextReader {
 
     private static final List<Shape> SHAPES = List.of(
             new Shape(RdmaKind.IBV_DEVINFO, (l, c) -> DevinfoReader.OPENS.matcher(l).matches(), (f, c) -> new DevinfoReader(f)),
-            new Shape(RdmaKind.IBSTAT, (l, c) -> IbstatReader.OPENS.matcher(l).matches(), (f, c) -> new IbstatReader(f)),
+            new Shape(RdmaKind.IBSTAT, (l, c) -> IbstatReader.opens(l), (f, c) -> new IbstatReader(f)),
             new Shape(RdmaKind.IBSTATUS, (l, c) -> IbstatusReader.OPENS.matcher(l).matches(), (f, c) -> new IbstatusReader(f)),
             new Shape(RdmaKind.SHOW_GIDS, (l, c) -> ShowGidsReader.OPENS.matcher(l).matches(), (f, c) -> new ShowGidsReader(f)),
             new Shape(RdmaKind.IBDEV2NETDEV, (l, c) -> Ibdev2netdevReader.ROW.matcher(l).matches(), (f, c) -> new Ibdev2netdevReader(f)),
             new Shape(RdmaKind.RDMA_LINK, (l, c) -> RdmaToolReader.LINK.matcher(l).matches(), (f, c) -> new RdmaToolReader(f)),
             new Shape(RdmaKind.RDMA_DEV, (l, c) -> RdmaToolReader.DEV.matcher(l).matches(), (f, c) -> new RdmaToolReader(f)),
+            new Shape(RdmaKind.IP, (l, c) -> IpReader.DEVICE.matcher(l).matches(), (f, c) -> new IpReader(f)),
             new Shape(RdmaKind.SYSFS, SysfsReader::opens, SysfsReader::new),
             new Shape(RdmaKind.LS, LsReader::opens, LsReader::new),
             new Shape(RdmaKind.MLNX_QOS, (l, c) -> MlnxQosReader.OPENS.matcher(l).matches(), MlnxQosReader::new),
@@ -42,6 +43,8 @@ public final class RdmaTextReader {
 
     /** `echo 106 > /sys/class/infiniband/mlx5_2/tc/1/traffic_class`, MLNX_OFED's per-port default traffic class. */
     private static final Pattern TC_WRITE = Pattern.compile("echo\\s+(\\d+)\\s*>\\s*/sys/class/infiniband/([\\w.-]+)/tc/(\\d+)/traffic_class");
+    /** `echo "RoCE v1" > /sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_mode`: rdma_cm's default changed by hand. */
+    private static final Pattern CM_WRITE = Pattern.compile("echo\\s+(?:-n\\s+)?(\"[^\"]*\"|'[^']*'|\\S+)\\s*>\\s*(/sys/kernel/config/rdma_cm/\\S+)");
 
     private final String source;
     private final PasteFacts facts = new PasteFacts();
@@ -62,9 +65,9 @@ public final class RdmaTextReader {
         this.source = source;
     }
 
-    /** The kinds this reader recognises, for messages: "ibv_devinfo, ibstat, …". */
+    /** The kinds this reader recognises, for messages: "ibv_devinfo, ibstat, …"; `ip` is read only beside one of them. */
     public static String kindsTried() {
-        return Arrays.stream(RdmaKind.values()).map(RdmaKind::key).collect(Collectors.joining(", "));
+        return Arrays.stream(RdmaKind.values()).filter(k -> k != RdmaKind.IP).map(RdmaKind::key).collect(Collectors.joining(", "));
     }
 
     /**
@@ -76,10 +79,11 @@ public final class RdmaTextReader {
             r.line(lines.get(i).replaceFirst("\\s+$", ""), i + 1);
         }
         r.close();
-        if (r.sections.isEmpty()) {
+        if (r.sections.stream().allMatch(s -> s.kind() == RdmaKind.IP)) {
             String firstLine = lines.stream().filter(l -> !l.isBlank()).findFirst().map(String::strip).orElse("");
             throw new InputException(source + ": none of the RDMA state outputs (" + kindsTried() + ") was recognised in "
-                    + lines.size() + " lines" + (firstLine.isEmpty() ? " (the text is empty)"
+                    + lines.size() + " lines" + (r.sections.isEmpty() ? "" : " (only `ip addr` or `ip link`, which names no RDMA device)")
+                    + (firstLine.isEmpty() ? " (the text is empty)"
                     : "; the first line is '" + abbreviate(firstLine) + "'") + ". Paste the tool's output as it printed it.");
         }
         return r.result(lines.size());
@@ -92,7 +96,7 @@ public final class RdmaTextReader {
             skipped++;
             return;
         }
-        if (t.isEmpty() || t.startsWith("```") || t.startsWith("~~~")) {
+        if (t.isEmpty() || t.startsWith("```") || t.startsWith("~~~") || Command.emptyPrompt(line)) {
             skipped++;
             return;
         }
@@ -102,6 +106,12 @@ public final class RdmaTextReader {
             if (tc.find()) {
                 facts.notes.add("line " + n + " writes traffic class " + tc.group(1) + " to " + tc.group(2) + " port " + tc.group(3)
                         + " (tc/" + tc.group(3) + "/traffic_class): a command, whose result the input does not show");
+            }
+            Matcher cm = CM_WRITE.matcher(cmd.get().text());
+            Matcher file = cm.find() ? SysfsReader.RDMA_CM.matcher(cm.group(2)) : null;
+            if (file != null && file.matches()) {
+                facts.rdmaCm.put(file.group(1), Integer.parseInt(file.group(2)), file.group(3), cm.group(1).replaceAll("^[\"']|[\"']$", ""),
+                        new Slot.Line(RdmaKind.SYSFS, n), true);
             }
             close();
             command = cmd;
@@ -148,7 +158,8 @@ public final class RdmaTextReader {
 
     private RdmaPaste result(int total) {
         return new RdmaPaste(source, sections, facts.rdma(), facts.counterPorts(), facts.otherEthtool(),
-                new RdmaPaste.Lines(total, factLines, known, skipped, unread.size()), unread, facts.notes, facts.adapters());
+                new RdmaPaste.Lines(total, factLines, known, skipped, unread.size()), unread, facts.notes, facts.adapters(),
+                facts.rdmaCm.settings());
     }
 
     private static String abbreviate(String s) {

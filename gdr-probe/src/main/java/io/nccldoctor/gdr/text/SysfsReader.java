@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
 final class SysfsReader implements SectionReader {
 
     /** A path a value follows: the part after .../infiniband/ has no colon, so "PATH:VALUE" splits there. */
-    static final Pattern PATH_VALUE = Pattern.compile("^\\s*(?:[A-Za-z][\\w ]*:\\s+)?(/sys/(?:\\S*?/)?(?:infiniband/[\\w.-]+|class/net/[\\w.@-]+)"
+    static final Pattern PATH_VALUE = Pattern.compile("^\\s*(?:[A-Za-z][\\w ]*:\\s+)?(/sys/(?:\\S*?/)?(?:infiniband/[\\w.-]+|class/net/[\\w.@-]+"
+            + "|kernel/config/rdma_cm/[\\w.-]+)"
             + "/[\\w./-]+?)(?::|\\s+=\\s+|\\s+)(.*?)\\s*$");
     static final Pattern BLOCK = Pattern.compile("^\\s*=== (\\S+) ===\\s*$");
     private static final Pattern IB = Pattern.compile("^.*/infiniband/([\\w.-]+)/(.+)$");
@@ -28,6 +29,8 @@ final class SysfsReader implements SectionReader {
     private static final Pattern TC = Pattern.compile("^tc/(\\d+)/traffic_class$");
     private static final Pattern GID = Pattern.compile("^gids/(\\d+)$");
     private static final Pattern GID_ATTR = Pattern.compile("^gid_attrs/(types|ndevs)/(\\d+)$");
+    /** rdma_cm's per-port defaults (drivers/infiniband/core/cma_configfs.c), once `mkdir /sys/kernel/config/rdma_cm/DEV` made them. */
+    static final Pattern RDMA_CM = Pattern.compile("^/sys/kernel/config/rdma_cm/([\\w.-]+)/ports/(\\d+)/(default_roce_mode|default_roce_tos)$");
 
     private final PasteFacts facts;
     private final Optional<String> cwd;
@@ -84,6 +87,10 @@ final class SysfsReader implements SectionReader {
 
     /** Reads one file's value; false when the file is not one the facts need. */
     private boolean file(String path, String value, Slot.Line at) {
+        Matcher cm = RDMA_CM.matcher(path);
+        if (cm.matches()) {
+            return facts.rdmaCm.put(cm.group(1), Integer.parseInt(cm.group(2)), cm.group(3), value, at, false);
+        }
         Matcher net = NET.matcher(path);
         if (net.matches()) {
             return netFile(net.group(1), net.group(2), value, at);

@@ -68,6 +68,12 @@ final class InputDetector {
      */
     private static Recognition withOthers(Recognition best, List<Recognition> found) {
         StringBuilder also = new StringBuilder();
+        if (best.notUnderstood() > best.understood() && best.kind() != InputKind.NCCL_LOG) {
+            // chosen on a line only its tool prints (its command line, its header): the rest is another tool's or prose;
+            // every parser but the NCCL log's lists the lines it could not place (the log's are an application's output)
+            also.append("; it took ").append(best.understood()).append(" of ").append(best.understood() + best.notUnderstood())
+                    .append(" lines, the others are listed as not understood");
+        }
         for (Recognition r : found) {
             if (r.kind() != best.kind() && r.understood() >= OTHER_KIND_LINES) {
                 also.append("; ").append(r.kind().key()).append(" also took ").append(r.understood()).append(" lines, which `parse ")

@@ -14,6 +14,15 @@ import java.util.List;
 /** An RDMA port that is not ACTIVE: NCCL skips it, and a job meant for N rails runs on fewer. */
 public final class RdmaPortNotActive implements Rule {
 
+    /** The remedy for a port whose physical state is Disabled. */
+    private static final String DISABLED = "Physical state Disabled is no cable fault: on InfiniBand the port was disabled by "
+            + "management (enable it: `ibportstate -C DEV -P PORT LID PORTNUM enable`, or on the switch), on Ethernet its net "
+            + "device is down or has no carrier (`ip link set dev IFACE up`, then the cable).";
+    /** The remedy for a port that is not ACTIVE for any other reason. */
+    private static final String CHECK = "check the cable and the switch port (`ibstat`, `rdma link`); for InfiniBand, that a subnet "
+            + "manager runs (`sminfo`; opensm or the switch's SM) and reaches the port (INIT/ARMED); exclude the port with "
+            + "NCCL_IB_HCA until it is fixed, or drain the node.";
+
     static final RuleInfo INFO = new RuleInfo("RDMA_PORT_NOT_ACTIVE", Severity.ERROR,
             "an RDMA port is not ACTIVE",
             "NCCL uses only ports in state ACTIVE. A port that is DOWN (no cable, no link partner), INIT or ARMED (an "
@@ -24,12 +33,7 @@ public final class RdmaPortNotActive implements Rule {
                     + "needs a GUID and a subnet manager that supports virtualization.",
             "state and phys_state of every port in /sys/class/infiniband (or the state ibv_devinfo, ibstat, ibstatus or "
                     + "rdma link print), with the port's LID and SM LID",
-            "Physical state Disabled is no cable fault: on InfiniBand the port was disabled by management (enable it: "
-                    + "`ibportstate -C DEV -P PORT LID PORTNUM enable`, or on the switch), on Ethernet its net device is "
-                    + "down or has no carrier (`ip link set dev IFACE up`, then the cable). Otherwise (Polling, Sleep, "
-                    + "DOWN) check the cable and the switch port (`ibstat`, `rdma link`); for InfiniBand, that a subnet "
-                    + "manager runs (`sminfo`; opensm or the switch's SM) and reaches the port (INIT/ARMED); exclude the "
-                    + "port with NCCL_IB_HCA until it is fixed, or drain the node.");
+            DISABLED + " Otherwise (Polling, Sleep, DOWN) " + CHECK);
 
     /** The LID a port has before a subnet manager assigns one (IBA: 0xFFFF is the permissive LID). */
     static final int NO_LID = 0xFFFF;
@@ -59,13 +63,39 @@ public final class RdmaPortNotActive implements Rule {
                     evidence.add("LID " + port.lid().get() + (port.lid().get() == NO_LID ? " (none assigned)" : ""));
                 }
                 if (port.linkLayer().orElse("").equals("InfiniBand") && port.smLid().isValue()) {
-                    evidence.add("SM LID " + port.smLid().get() + (port.smLid().get() == 0 ? " (no subnet manager has configured the port)" : ""));
+                    evidence.add("SM LID " + port.smLid().get() + (port.smLid().get() == 0 ? smLidZero(port) : ""));
                 }
-                findings.add(finding(p.label(), p.label() + " is " + port.state().get() + " (" + port.physState().orElse("?") + ")"
-                        + why(port), evidence));
+                String title = p.label() + " is " + port.state().get() + port.physState().<String>fold(ps -> " (" + ps + ")", why -> "");
+                findings.add(new Finding(INFO.code(), INFO.severity(), p.label(), title + why(port), evidence, remedy(port)));
             }
         }
         return findings.isEmpty() ? Outcome.pass() : Outcome.flag(findings);
+    }
+
+    /** The remedy for this port: the Disabled case only when its physical state was read as Disabled. */
+    private static String remedy(RdmaDevices.RdmaPort port) {
+        if (port.physState().isValue()) {
+            return port.physState().get().equals("Disabled") ? DISABLED + " Then " + CHECK
+                    : Character.toUpperCase(CHECK.charAt(0)) + CHECK.substring(1);
+        }
+        return "The physical state was not read (`ibv_devinfo -v`, `ibstat` or `rdma link` print it): Polling means no link "
+                + "partner (cable, transceiver, switch port); Disabled means the port was switched off by management (InfiniBand) "
+                + "or its net device is down (Ethernet). Then " + CHECK;
+    }
+
+    /**
+     * What SM LID 0 says. A subnet manager configures a port once its physical link is up (INIT and ARMED ports have
+     * one), so SM LID 0 means no subnet manager only then; on a port without a link, or whose link is not known, it
+     * is what every such port shows.
+     */
+    private static String smLidZero(RdmaDevices.RdmaPort port) {
+        String phys = port.physState().orElse("");
+        if (phys.equals("LinkUp") || port.state().get().equals("INIT") || port.state().get().equals("ARMED")) {
+            return " (no subnet manager has configured the port)";
+        }
+        return phys.isEmpty() ? " (the port is " + port.state().get() + ", its physical state not read: a subnet manager configures a port only "
+                + "once its link is up)" : " (expected with physical state " + phys + ": a subnet manager configures a port only once "
+                + "its link is up)";
     }
 
     /** What the physical state, LID and SM LID say about a port that is not ACTIVE. */

@@ -36,19 +36,19 @@ class MixedRdmaPasteTest {
         assertThat(((RdmaJudgement) p.model()).paste().notUnderstood()).isEmpty();
     }
 
-    /** ibstatus (16 lines) after 20 lines of `ip addr`, no command line: the header line shows the kind. */
+    /** ibstatus (16 lines) after 12 lines of `mlxlink` (13 with a blank one), no command line: the header line shows the kind. */
     @Test
     void aToolsOwnHeaderShowsTheKindWhateverElseThePasteHolds() throws IOException {
-        List<String> ipAddr = Files.readAllLines(RDMA.resolve("rdma-link-rxe-softroce-with-ip-addr.txt")).subList(3, 23);
+        List<String> mlxlink = Files.readAllLines(RDMA.resolve("mlxfwmanager-spectrum-switch-then-mlxlink.txt")).subList(23, 36);
         List<String> fw = Files.readAllLines(RDMA.resolve("mlxfwmanager-ibstatus-cx3-vpi-ib-and-eth-port.txt"));
-        List<String> joined = new ArrayList<>(ipAddr);
+        List<String> joined = new ArrayList<>(mlxlink);
         joined.addAll(fw.subList(34, fw.size()));
-        Path file = Files.write(tmp.resolve("ip-addr-then-ibstatus.txt"), joined);
+        Path file = Files.write(tmp.resolve("mlxlink-then-ibstatus.txt"), joined);
         ParsedInput p = reader.read(file);
         assertThat(p.kind()).isEqualTo(InputKind.RDMA);
         RdmaPaste paste = ((RdmaJudgement) p.model()).paste();
-        assertThat(paste.lines().notUnderstood()).isEqualTo(20);
+        assertThat(paste.lines().notUnderstood()).isEqualTo(12);
         assertThat(paste.lines().facts()).isEqualTo(14);
-        assertThat(paste.notUnderstood().get(0).text()).startsWith("1: lo: <LOOPBACK,UP,LOWER_UP>");
+        assertThat(paste.notUnderstood().get(0).text()).isEqualTo("Operational Info");
     }
 }
