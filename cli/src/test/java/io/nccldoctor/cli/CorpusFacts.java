@@ -272,6 +272,14 @@ final class CorpusFacts {
         all.add(fact("nccl-log", "pxnChannels", at("/pxnChannels"), Match.NUMBER));
         all.add(fact("nccl-log", "unknownMessages", at("/unknownMessages"), Match.NUMBER));
         all.add(fact("nccl-log", "loadedPlugins", d -> joined(d.at("/network/loadedPlugins"), ","), Match.TEXT));
+        // what went wrong: NCCL's error chains and WARN lines (NcclLog.Errors), and communicators counted once per commId
+        all.add(fact("nccl-log", "errorChains", d -> Optional.of(d.at("/errors/chainCount").asLong() + " ("
+                + d.at("/errors/failedChains").asLong() + " failed)"), Match.TEXT));
+        all.add(fact("nccl-log", "chainCode", at("/errors/chains/0/code"), Match.NUMBER));
+        all.add(fact("nccl-log", "warnLines", at("/errors/warningCount"), Match.NUMBER));
+        all.add(fact("nccl-log", "harmlessWarnings", at("/errors/harmlessCount"), Match.NUMBER));
+        all.add(fact("nccl-log", "communicatorsStarted", d -> d.at("/init/started").isEmpty() ? Optional.empty()
+                : Optional.of("" + items(d.at("/init/started")).stream().mapToLong(e -> e.getValue().asLong()).sum()), Match.NUMBER));
         // the topology kinds: PciReading
         all.add(fact("lspci-tree", "functions", at("/census/functions"), Match.NUMBER));
         all.add(fact("lspci-tree", "nvidiaGpus", d -> Optional.of("" + nvidiaGpus(d)), Match.NUMBER));

@@ -342,7 +342,8 @@ abstract class BlockScanner extends ByteWords {
             return startsWith(d, MessageKinds.SPACE_COLON_SPACE) || startsWith(d, MessageKinds.COLL_CHANNELS)
                     ? MessageKinds.Kind.SKIP : MessageKinds.Kind.OTHER;
         }
-        return sourceLocation(msg, colon) ? MessageKinds.Kind.SKIP : MessageKinds.Kind.OTHER;
+        // an error chain's line ("init.cc:1089 -> 3") is read as a string (ErrorChains); other locations are skipped
+        return sourceLocation(msg, colon) && !ErrorChains.arrow(this, colon + 1, end) ? MessageKinds.Kind.SKIP : MessageKinds.Kind.OTHER;
     }
 
     /** The first ':' within 48 bytes of the message {@link #kindAt} read last (-1: none, or a table kind). */

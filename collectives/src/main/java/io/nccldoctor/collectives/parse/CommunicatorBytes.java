@@ -22,6 +22,8 @@ final class CommunicatorBytes {
     int busFrom;
     int busTo;
     int nodes;
+    /** The first "commId" value ({@link InitLog#NO_COMM_ID}: none), which every rank of a communicator prints alike. */
+    long commId;
 
     private static final long COMM_0X = ByteWords.word("comm 0x\0") & 0xFF_FFFF_FFFF_FFFFL;
     private static final long NCCL_COMM = ByteWords.word("ncclComm");
@@ -51,6 +53,7 @@ final class CommunicatorBytes {
         busFrom = -1;
         busTo = -1;
         nodes = -1;
+        commId = InitLog.NO_COMM_ID;
         int p = msg;
         if ((b.bytesAt(p) & 0xFFFF_FFFF_FFFFL) == RANK) {
             p = ByteWords.digitsEnd(b, p + 6, end);
@@ -95,14 +98,17 @@ final class CommunicatorBytes {
             int n = keyEnd - key;
             long six = b.bytesAt(keyEnd - Math.min(n, 6)) & SIX; // the key's last six bytes (its first n when shorter)
             boolean bus = n == 5 && (b.bytesAt(key) & FIVE) == BUS_ID;
-            boolean commId = n == 6 && six == COMM_ID;
-            if (commId && (b.bytesAt(value) & 0xFFFF) != ZERO_X) {
+            boolean idKey = n == 6 && six == COMM_ID;
+            if (idKey && (b.bytesAt(value) & 0xFFFF) != ZERO_X) {
                 return false;
             }
-            int from = commId ? value + 2 : value;
-            p = bus || commId ? hexEnd(b, from, end) : ByteWords.digitsEnd(b, from, end);
-            if (p == from || p - from > (bus || commId ? 16 : 9)) {
+            int from = idKey ? value + 2 : value;
+            p = bus || idKey ? hexEnd(b, from, end) : ByteWords.digitsEnd(b, from, end);
+            if (p == from || p - from > (bus || idKey ? 16 : 9)) {
                 return false;
+            }
+            if (idKey && commId == InitLog.NO_COMM_ID) {
+                commId = hex(b, from, p);
             }
             if (six == NRANKS_KEY || six == N_RANKS) {
                 if (n != 6) {
@@ -161,6 +167,15 @@ final class CommunicatorBytes {
     private static final long NS = 0x6E6E6E6E6E6E6E6EL;
 
 
+
+    /** The hex digits [from, to) (at most 16) as a number. */
+    private static long hex(ByteWords b, int from, int to) {
+        long v = 0;
+        for (int k = from; k < to; k++) {
+            v = v << 4 | Character.digit(b.byteAt(k), 16);
+        }
+        return v;
+    }
 
     private static int hexEnd(ByteWords b, int from, int end) {
         int k = from;

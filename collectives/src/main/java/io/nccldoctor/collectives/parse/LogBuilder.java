@@ -71,6 +71,7 @@ final class LogBuilder extends BlockScanner {
     final InitLog init = new InitLog();
     final SystemDumps dumps = new SystemDumps();
     final NicDistances nicDistances = new NicDistances();
+    final ErrorChains errors = new ErrorChains();
     long unknownMessages;
     /** Per process ("node01:4242"), in the order they first appear. */
     final Processes processes;
@@ -153,6 +154,10 @@ final class LogBuilder extends BlockScanner {
         if (first >= 0 && line.startsWith("NCCL INFO ", first)) {
             int msg = first + 10;
             Kind kind = MessageKinds.of(line, msg); // a per-operation line is SKIP: counted only
+            if ((kind == Kind.SKIP || kind == Kind.OTHER) && errors.info(this, line, first, msg)) { // "init.cc:1089 -> 3"
+                ncclLines++;
+                return;
+            }
             if (kind != Kind.OTHER) {
                 ncclLines++;
                 known(kind, line, first, msg);
@@ -350,7 +355,7 @@ final class LogBuilder extends BlockScanner {
             }
             if (c.busFrom >= 0) {
                 String bus = busId(c.busFrom, c.busTo);
-                init.communicator(c.nranks, bus, c.complete);
+                init.communicator(c.nranks, bus, c.complete, c.commId);
                 Processes.Facts p = current();
                 if (p != null) {
                     p.busIds.add(bus);
@@ -523,6 +528,7 @@ final class LogBuilder extends BlockScanner {
 
     private void warning(String line, int first) {
         warnings++;
+        errors.warning(this, line, first);
         processes.of(line, LogMessages.beforeSourceLocation(line, first));
         int ibverbs = line.indexOf("Failed to open libibverbs"); // a WARN up to 2.11, INFO since (misc/ibvwrap.cc, ibvsymbols.cc)
         if (ibverbs >= 0) {
@@ -643,6 +649,7 @@ final class LogBuilder extends BlockScanner {
         watchdogHangs.addAll(o.watchdogHangs.subList(0, Math.min(o.watchdogHangs.size(), KEEP - watchdogHangs.size())));
         pxnChannels += o.pxnChannels;
         processes.absorb(o.processes);
+        errors.absorb(o.errors);
     }
 
     NcclLog build() {
@@ -650,9 +657,10 @@ final class LogBuilder extends BlockScanner {
         foldTransports();
         tuning.fold(algorithms);
         List<NcclLog.SystemDump> systems = dumps.finish();
-        return new NcclLog(lines, ncclLines, versions, network.lines(), transports, gdr, comms.toMap(), algorithms, tuning.sorted(), nicGdr, warnings,
+        return new NcclLog(lines, ncclLines, versions, network.lines(), transports, gdr, init.completed(comms), algorithms, tuning.sorted(), nicGdr, warnings,
                 firstWarnings, ibErrors, acsHint, watchdog, Collections.unmodifiableMap(processes.build()),
                 Agreement.differences(processes.facts(), "processes"), network.build(), init.build(), systems, dumps.count,
-                unknownMessages, bare, gdrCounts.build(), nicDistances.build(), List.copyOf(watchdogHangs), pxnChannels);
+                unknownMessages, bare, gdrCounts.build(), nicDistances.build(), List.copyOf(watchdogHangs), pxnChannels,
+                errors.build());
     }
 }

@@ -112,10 +112,11 @@ final class MessageEffects {
         OptionalInt size = init && line.indexOf("Init COMPLETE", msg) >= 0 ? LogMessages.communicatorSize(line) : OptionalInt.empty();
         Optional<InitMessages.Init> started = init ? InitMessages.init(line, msg) : Optional.empty();
         Optional<Integer> nodes = init ? Optional.empty() : InitMessages.nodes(line, msg);
+        long commId = init ? InitLog.commId(line, msg) : InitLog.NO_COMM_ID;
         return b -> {
             size.ifPresent(b.comms::add);
             started.ifPresent(i -> {
-                b.init.communicator(i);
+                b.init.communicator(i.nranks(), i.busId(), i.complete(), commId);
                 Processes.Facts p = b.current();
                 if (p != null) {
                     p.busIds.add(i.busId());

@@ -41,13 +41,16 @@ import java.util.TreeSet;
  *                        timed out!", "ProcessGroupNCCL's watchdog got stuck for 600 seconds …"): the first lines
  * @param pxnChannels     network channel connections through another rank's NIC and proxy (PXN, "NET/IB/0(3)/GDRDMA":
  *                        rank 3's NIC 0), counted in transports under the NIC's own key ("NET/IB/0/GDRDMA")
+ * @param errors          what went wrong: NCCL's error chains ("init.cc:1089 -> 3", up to "group.cc:64 -> 3 [Async
+ *                        thread]") and its WARN lines, each judged ({@link ErrorChains})
  */
 public record NcclLog(long lines, long ncclLines, Set<String> versions, List<String> networks, Map<String, Long> transports,
                       List<GdrLine> gdr, Map<Integer, Long> communicatorSizes, Map<String, Long> algorithms, List<Tuning> tuning,
                       List<NicGdr> nicGdr, long warnings, List<String> firstWarnings, List<IbError> ibErrors, boolean acsHint,
                       List<String> watchdogTimeouts, Map<String, Process> processes, List<String> differences, Network network,
                       Init init, List<SystemDump> systems, long systemDumps, long unknownMessages, boolean withoutPrefix,
-                      List<GdrCount> gdrDecisions, List<NicDistance> nicDistances, List<String> watchdogHangs, long pxnChannels) {
+                      List<GdrCount> gdrDecisions, List<NicDistance> nicDistances, List<String> watchdogHangs, long pxnChannels,
+                      Errors errors) {
 
     /** A log written before these were read (a `run --json` of an earlier release) has none of them. */
     public NcclLog {
@@ -57,6 +60,7 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
         gdrDecisions = gdrDecisions == null ? List.of() : gdrDecisions;
         nicDistances = nicDistances == null ? List.of() : nicDistances;
         watchdogHangs = watchdogHangs == null ? List.of() : watchdogHangs;
+        errors = errors == null ? Errors.NONE : errors;
     }
 
     /**
@@ -328,6 +332,63 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
                         + "or on RoCE packet loss that PFC/ECN should have prevented)";
                 case 13 -> "receiver-not-ready retries exceeded: the peer posted no receive in time";
                 default -> "";
+            };
+        }
+    }
+
+    /**
+     * What went wrong, as NCCL said it. When a call fails, NCCL prints the error's way back up the stack, one INFO line
+     * per function it leaves ("%s:%d -> %d", src/include/checks.h; "%s:%d (%s) -> %d" with the function from 2.30.7),
+     * and the thread that ran it ends the chain ("group.cc:64 -> 3 [Async thread]": the communicator's initialisation job
+     * returned the error, group.cc ncclAsyncJobMain; "[Progress Thread]" / "[Proxy Thread]": the proxy's progress thread,
+     * whose error the communicator reports as its asynchronous error, proxy.cc). A WARN line usually says why just before.
+     *
+     * @param chains        the first chains, in the order they started
+     * @param chainCount    every chain
+     * @param failedChains  the chains that reached the top of a call ({@link ErrorChain#failed})
+     * @param chainLines    every line of every chain
+     * @param warnings      the first WARN lines judged (those below are not), as written
+     * @param warningCount  every WARN line judged
+     * @param harmless      the first WARN lines NCCL itself says are harmless (it prints them as INFO in later releases)
+     * @param harmlessCount every such line
+     * @param judgedElsewhere WARN lines another rule reads (IB completion errors, a missing libibverbs), by count
+     */
+    public record Errors(List<ErrorChain> chains, long chainCount, long failedChains, long chainLines, List<String> warnings,
+                         long warningCount, List<String> harmless, long harmlessCount, long judgedElsewhere) {
+
+        static final Errors NONE = new Errors(List.of(), 0, 0, 0, List.of(), 0, List.of(), 0, 0);
+    }
+
+    /**
+     * One error's way up the stack in one thread ("host:pid:tid"), as NCCL printed it.
+     *
+     * @param thread the thread that printed it ("h100-4:739790:739878"; what stands before "NCCL INFO" without that prefix)
+     * @param lines  its lines as written, from where the error arose (the first 16)
+     * @param count  how many lines it has
+     * @param code   the result the first line passes up: an ncclResult_t ({@link #codeName})
+     * @param failed it reached the top: a thread's own line ("[Async thread]", "[Progress Thread]"), or init.cc or
+     *               group.cc, where the error leaves NCCL for the caller: the call failed
+     * @param top    its last line, as written: where it ended (or where the log stops)
+     * @param cause  the thread's last WARN line before it, as written; empty when the log holds none
+     */
+    public record ErrorChain(String thread, List<String> lines, long count, int code, boolean failed, String top, String cause) {
+
+        /**
+         * ncclResult_t (src/nccl.h.in): 1 to 5 in every release, 6 ncclRemoteError and 7 ncclInProgress from 2.13.4,
+         * 8 ncclTimeout from 2.30.3. NCCLCHECK never passes 7 up. One exception: CUDACHECKTHREAD in group.cc up to 2.12
+         * printed a cudaError_t with "[Async thread]" (after cudaSetDevice), which only a chain of that one line shows.
+         */
+        public static String codeName(int code) {
+            return switch (code) {
+                case 1 -> "ncclUnhandledCudaError (unhandled cuda error)";
+                case 2 -> "ncclSystemError (system error)";
+                case 3 -> "ncclInternalError (internal error)";
+                case 4 -> "ncclInvalidArgument (invalid argument)";
+                case 5 -> "ncclInvalidUsage (invalid usage)";
+                case 6 -> "ncclRemoteError (remote error)";
+                case 7 -> "ncclInProgress (in progress)";
+                case 8 -> "ncclTimeout (timeout)";
+                default -> "code " + code + " (no ncclResult_t of any release)";
             };
         }
     }

@@ -55,6 +55,8 @@ class CommunicatorBytesTest {
             assertThat(c.init && c.busFrom >= 0 ? Optional.of(new InitMessages.Init(c.nranks, line.substring(c.busFrom, c.busTo), c.complete))
                     : Optional.empty()).as("[%s]", line).isEqualTo(started);
             assertThat(!c.init && c.nodes >= 0 ? Optional.of(c.nodes) : Optional.empty()).as("[%s]", line).isEqualTo(nodes);
+            assertThat(c.init ? c.commId : InitLog.NO_COMM_ID).as("commId of [%s]", line)
+                    .isEqualTo(init ? InitLog.commId(line, msg) : InitLog.NO_COMM_ID);
         }
         assertThat(accepted).as("enough lines read from bytes to mean something").isGreaterThan(10_000);
     }

@@ -34,7 +34,7 @@ class NcclLogFieldTest {
         NcclLog ofi = read("nccl-log-stripped-ofi-dmabuf-2rank-nccl-tests245.txt");
         assertThat(ofi.ncclLines()).isEqualTo(12);
         assertThat(ofi.processes()).as("no host:pid left on the lines").isEmpty();
-        assertThat(ofi.init().started()).as("two ranks' Init START, nranks 2").isEqualTo(Map.of(2, 2L));
+        assertThat(ofi.init().started()).as("two ranks' Init START, nranks 2, one commId: one communicator").isEqualTo(Map.of(2, 1L));
         assertThat(ofi.init().busIds()).containsExactly("1e0");
         assertThat(ofi.networks()).contains("NET/OFI Could not disable CUDA API usage for HMEM, disabling GDR");
         assertThat(ofi.withoutPrefix()).as("'NCCL INFO' is still there: read as NCCL lines").isFalse();

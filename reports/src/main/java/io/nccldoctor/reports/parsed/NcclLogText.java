@@ -40,6 +40,7 @@ public final class NcclLogText {
         log.systems().forEach(d -> out.append("  ").append(system(d)).append('\n'));
         out.append("  warnings: ").append(log.warnings()).append('\n');
         log.firstWarnings().forEach(w -> out.append("    ").append(w).append('\n'));
+        errors(log.errors(), out);
         for (NcclLog.IbError e : log.ibErrors()) {
             out.append("  IB completion error: status ").append(e.status()).append(" (").append(e.statusName()).append("), vendor err ")
                     .append(e.vendorErr().map(String::valueOf).orElse("not on the line")).append('\n');
@@ -62,6 +63,22 @@ public final class NcclLogText {
     }
 
     /** "path from GPU 0[0] to each IB NIC (NCCL 2.3/2.4's path types): 0 PIX, 1 SYS", each NIC with its path type as printed. */
+    /** NCCL's error chains (each from where it arose to where it ended) and the WARN lines NCCL calls harmless. */
+    private static void errors(NcclLog.Errors e, StringBuilder out) {
+        if (e.chainCount() > 0) {
+            out.append("  error chains: ").append(e.chainCount()).append(", ").append(e.failedChains())
+                    .append(" reaching the top of a call (the call failed)\n");
+        }
+        for (NcclLog.ErrorChain c : e.chains()) {
+            out.append("    ").append(c.failed() ? "failed: " : "stops below the call: ").append(c.thread().isEmpty() ? "" : c.thread() + ": ")
+                    .append(c.count()).append(" lines, ").append(NcclLog.ErrorChain.codeName(c.code())).append(", up to: ").append(c.top())
+                    .append('\n');
+        }
+        if (e.harmlessCount() > 0) {
+            out.append("  of the warnings, NCCL calls harmless: ").append(e.harmlessCount()).append('\n');
+        }
+    }
+
     private static String nicDistance(NcclLog.NicDistance d) {
         List<String> pairs = new ArrayList<>();
         for (int i = 0; i < d.paths().size(); i++) {

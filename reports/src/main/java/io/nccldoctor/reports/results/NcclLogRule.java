@@ -11,7 +11,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
 
-/** A detector over the NCCL debug logs among a report's inputs: one finding per log it flags, waived without logs. */
+/**
+ * A detector over the NCCL debug logs among a report's inputs: one finding per log it flags, waived without logs, and
+ * waived with the reasons when no log is flagged and some could not be judged from what they show.
+ */
 abstract class NcclLogRule implements ResultRule {
 
     private final RuleInfo info;
@@ -40,14 +43,31 @@ abstract class NcclLogRule implements ResultRule {
     /** The finding for one log (named as given), or empty when the log shows nothing of this kind. */
     abstract Optional<Finding> judge(String name, NcclLog log);
 
+    /**
+     * Why a log this rule did not flag cannot be judged from what it shows ("it shows one host"), or empty when it was
+     * judged; asked only of a log {@link #judge} did not flag.
+     */
+    Optional<String> notJudged(NcclLog log) {
+        return Optional.empty();
+    }
+
     @Override
     public Outcome check(ResultSet results, RuleContext context) {
         if (results.ncclLogs().isEmpty()) {
             return Outcome.waived("no NCCL debug log among the inputs (NCCL_DEBUG=INFO output, or nccl-tests output with it)");
         }
         List<Finding> found = new ArrayList<>();
+        List<String> notJudged = new ArrayList<>();
         for (Map.Entry<String, NcclLog> e : results.ncclLogs().entrySet()) {
-            judge(e.getKey(), e.getValue()).ifPresent(found::add);
+            Optional<Finding> f = judge(e.getKey(), e.getValue());
+            if (f.isPresent()) {
+                found.add(f.get());
+            } else {
+                notJudged(e.getValue()).ifPresent(why -> notJudged.add(e.getKey() + ": " + why));
+            }
+        }
+        if (found.isEmpty() && !notJudged.isEmpty()) {
+            return Outcome.waived("not judged: " + String.join("; ", notJudged));
         }
         return Outcome.flag(found);
     }

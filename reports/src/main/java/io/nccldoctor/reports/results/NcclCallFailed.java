@@ -1,0 +1,87 @@
+package io.nccldoctor.reports.results;
+
+import io.nccldoctor.collectives.parse.NcclLog;
+import io.nccldoctor.reports.Finding;
+import io.nccldoctor.reports.RuleInfo;
+import io.nccldoctor.reports.Severity;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** An NCCL call that failed: its error chain reaches the top of the call (init.cc, group.cc, a thread's own line). */
+public final class NcclCallFailed extends NcclLogRule {
+
+    static final RuleInfo INFO = new RuleInfo("NCCL_CALL_FAILED", Severity.ERROR,
+            "an NCCL call failed: its error chain reaches the top of the call",
+            "When a call fails, NCCL prints the error's way back up, one INFO line per function it leaves ('bootstrap.cc:256 "
+                    + "-> 3', src/include/checks.h), and the thread that ran the call ends it: 'group.cc:64 -> 3 [Async thread]' "
+                    + "is the communicator's initialisation job (group.cc ncclAsyncJobMain), '[Progress Thread]' (up to 2.20 "
+                    + "'[Proxy Thread]') the proxy thread, whose error becomes the communicator's. A chain that reaches init.cc, "
+                    + "group.cc or such a line left NCCL: ncclCommInitRank or ncclGroupEnd returned the error, the communicator "
+                    + "was not made or is broken, and a measurement around it is no result. The code is NCCL's ncclResult_t "
+                    + "(src/nccl.h.in): 1 unhandled CUDA error, 2 system error (a socket, a file, memory), 3 internal error, 4 "
+                    + "invalid argument, 5 invalid usage, 6 remote error (from 2.13: a peer failed or went away), 8 timeout (from "
+                    + "2.30). The WARN line the same thread printed just before it usually says why. A log with an IB completion "
+                    + "error is judged by NCCL_IB_COMPLETION_ERROR: the chains after it are its consequence.",
+            "the lines 'file.cc:N -> CODE' of each thread (host:pid:tid), the last one ('[Async thread]', '[Progress Thread]', "
+                    + "init.cc, group.cc), and the thread's WARN line before them",
+            "Read the WARN before the chain and the chain's first line, where the error arose: misc/socket.cc and bootstrap.cc "
+                    + "are the bootstrap's TCP connections (NCCL_SOCKET_IFNAME, a firewall, an address NCCL cannot use), "
+                    + "transport/net_ib.cc the IB devices, a plugin's own lines the plugin. Rerun with NCCL_DEBUG=INFO "
+                    + "NCCL_DEBUG_SUBSYS=INIT,NET and compare the ranks: the first to fail is the cause, the others often fail "
+                    + "after it with 6 (remote error).");
+
+    public NcclCallFailed() {
+        super(INFO);
+    }
+
+    @Override
+    Optional<Finding> judge(String name, NcclLog log) {
+        NcclLog.Errors errors = log.errors();
+        if (errors.failedChains() == 0 || !log.ibErrors().isEmpty()) {
+            return Optional.empty();
+        }
+        List<NcclLog.ErrorChain> failed = errors.chains().stream().filter(NcclLog.ErrorChain::failed).toList();
+        List<String> evidence = new ArrayList<>();
+        for (NcclLog.ErrorChain c : failed) {
+            evidence.add(chain(c));
+            if (!c.cause().isEmpty()) {
+                evidence.add("its thread warned before it: " + c.cause());
+            }
+        }
+        if (errors.failedChains() > failed.size()) {
+            evidence.add(errors.failedChains() - failed.size() + " more failed chains past the first " + errors.chains().size()
+                    + " chains kept");
+        }
+        long below = errors.chainCount() - errors.failedChains();
+        if (below > 0) {
+            evidence.add(below + (below == 1 ? " chain that stops" : " chains that stop") + " below the call (NCCL went on, or the "
+                    + "log is cut there)");
+        }
+        if (errors.warningCount() > 0) {
+            evidence.add(errors.warningCount() + " WARN line" + (errors.warningCount() == 1 ? "" : "s") + "; the first: "
+                    + errors.warnings().get(0));
+        }
+        evidence.add("source: " + name);
+        long n = errors.failedChains();
+        String title = (n == 1 ? "an NCCL call failed" : n + " NCCL calls failed") + (failed.isEmpty()
+                ? " (in chains past the first " + errors.chains().size() + ", which are the ones kept)"
+                : (n == 1 ? "" : ", the first") + " with " + NcclLog.ErrorChain.codeName(failed.get(0).code()) + ", up to "
+                + message(failed.get(0).top()));
+        return Optional.of(finding(name, title, evidence));
+    }
+
+    /** A chain in a line: its thread, size, code, where it arose and where it ended. */
+    static String chain(NcclLog.ErrorChain c) {
+        String from = c.lines().isEmpty() ? "" : message(c.lines().get(0));
+        String to = message(c.top());
+        return "error chain" + (c.thread().isEmpty() ? "" : " of " + c.thread()) + " (" + c.count() + " line" + (c.count() == 1 ? "" : "s")
+                + ", " + NcclLog.ErrorChain.codeName(c.code()) + "): " + (c.count() == 1 ? to : from + " … " + to);
+    }
+
+    /** A line's message: what follows "NCCL INFO ", or the line as written. */
+    static String message(String line) {
+        int at = line.indexOf("NCCL INFO ");
+        return at < 0 ? line : line.substring(at + "NCCL INFO ".length());
+    }
+}
