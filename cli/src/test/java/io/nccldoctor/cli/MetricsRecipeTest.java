@@ -49,7 +49,8 @@ class MetricsRecipeTest {
         String prom = Files.readString(target);
         assertThat(prom).startsWith("# nccl-doctor generated this file").contains("\n# HELP nccl_doctor_report_created_timestamp_seconds");
         long samples = prom.lines().filter(l -> !l.startsWith("#")).count();
-        assertThat(samples).as("the example bundle (10 sweeps, 49 sizes) in a textfile: no series per size").isBetween(20L, 150L);
+        // a series per check and finding (152 with the log checks of this release), far from one per sweep and size (490)
+        assertThat(samples).as("the example bundle (10 sweeps, 49 sizes) in a textfile: no series per size").isBetween(20L, 300L);
         assertThat(prom).doesNotContain("size_bytes=\"8\"").doesNotContain("placement=");
         try (var left = Files.list(tmp)) {
             assertThat(left.map(p -> p.getFileName().toString())).as("nothing left beside the textfile").containsExactly("nccl-doctor.prom");
