@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.tuple;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.StringReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -21,24 +20,13 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ErrorChainsTest {
 
-    private static final Path CORPUS = Path.of("../corpus/nccl-log");
-
-    private static NcclLog read(String name) throws IOException {
-        Path file = CORPUS.resolve(name);
-        NcclLog streamed = NcclLog.parse(file);
-        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            assertThat(NcclLog.parse(in, name)).as("block and line parsers agree on " + name).isEqualTo(streamed);
-        }
-        return streamed;
-    }
-
     /**
      * NVIDIA/nccl-tests#294: rank 4's chain reaches "group.cc:64 -> 3 [Async thread]" (its initialisation failed), rank 6's
      * stops at "bootstrap.cc:256 -> 3" where the paste is cut; each follows its own thread's WARN.
      */
     @Test
     void aChainToTheAsyncThreadIsAFailedCallAndACutOneIsNot() throws IOException {
-        NcclLog.Errors e = read("nccl-log-ibext-sharp-bootstrap-family-33621-warn-init-failed-chain.txt").errors();
+        NcclLog.Errors e = CorpusLogs.read("nccl-log-ibext-sharp-bootstrap-family-33621-warn-init-failed-chain.txt").errors();
         assertThat(e.chainCount()).isEqualTo(2);
         assertThat(e.failedChains()).isEqualTo(1);
         assertThat(e.chainLines()).isEqualTo(5);
@@ -64,7 +52,7 @@ class ErrorChainsTest {
     /** Azure/msccl#26: eight "-> 3" lines through init.cc, the last cut inside its thread mark ("group.cc:68 -> 3 [Async th"). */
     @Test
     void aChainThroughInitCcCutInItsThreadMarkFailed() throws IOException {
-        NcclLog log = read("nccl-log-msccl-parser-warn-init-chain-async-thread-cut.txt");
+        NcclLog log = CorpusLogs.read("nccl-log-msccl-parser-warn-init-chain-async-thread-cut.txt");
         assertThat(log.errors().chainCount()).isEqualTo(1);
         assertThat(log.errors().failedChains()).isEqualTo(1);
         NcclLog.ErrorChain c = log.errors().chains().get(0);
@@ -78,7 +66,7 @@ class ErrorChainsTest {
     /** aws-ofi-nccl#1020: one WARN with a timestamp before NCCL's prefix and the plugin's function:line location. */
     @Test
     void aWarnAloneIsKeptWithoutAChain() throws IOException {
-        NcclLog.Errors e = read("nccl-log-ofi-timestamped-fi-getinfo-failed-warn-only.txt").errors();
+        NcclLog.Errors e = CorpusLogs.read("nccl-log-ofi-timestamped-fi-getinfo-failed-warn-only.txt").errors();
         assertThat(e.chainCount()).isZero();
         assertThat(e.warningCount()).isEqualTo(1);
         assertThat(e.warnings()).singleElement().asString().endsWith("NCCL WARN NET/OFI OFI fi_getinfo() call failed: No data available");
@@ -87,7 +75,7 @@ class ErrorChainsTest {
     /** NVIDIA/nccl#1684: "failed to IPC register userbuff", a WARN in 2.24-2.25 that NCCL prints as INFO from 2.26. */
     @Test
     void aWarnNcclCallsHarmlessIsCountedApart() throws IOException {
-        NcclLog log = read("nccl-log-ipc-register-userbuff-warn-harmless.txt");
+        NcclLog log = CorpusLogs.read("nccl-log-ipc-register-userbuff-warn-harmless.txt");
         assertThat(log.warnings()).as("every WARN line is still counted").isEqualTo(1);
         assertThat(log.errors().warningCount()).isZero();
         assertThat(log.errors().harmlessCount()).isEqualTo(1);
@@ -137,14 +125,14 @@ class ErrorChainsTest {
      */
     @Test
     void aCommunicatorIsCountedOncePerCommId() throws IOException {
-        assertThat(read("nccl-log-gh200-2host-ibext-sharp-one-commid-two-start-lines.txt").init().started()).isEqualTo(Map.of(2, 1L));
-        NcclLog two = read("nccl-log-t600-2.19.3-two-containers-one-host-1rank-dumps-interleaved.txt");
+        assertThat(CorpusLogs.read("nccl-log-gh200-2host-ibext-sharp-one-commid-two-start-lines.txt").init().started()).isEqualTo(Map.of(2, 1L));
+        NcclLog two = CorpusLogs.read("nccl-log-t600-2.19.3-two-containers-one-host-1rank-dumps-interleaved.txt");
         assertThat(two.init().started()).isEqualTo(Map.of(1, 2L));
         assertThat(two.communicatorSizes()).isEqualTo(Map.of(1, 2L));
-        NcclLog rccl = read("nccl-log-rccl-2.27.7-2x-rx7900xtx-socket-2rank-dumps-slow-nic-link.txt");
+        NcclLog rccl = CorpusLogs.read("nccl-log-rccl-2.27.7-2x-rx7900xtx-socket-2rank-dumps-slow-nic-link.txt");
         assertThat(rccl.communicatorSizes()).as("two Init COMPLETE lines of one commId").isEqualTo(Map.of(2, 1L));
         assertThat(rccl.init().started()).isEqualTo(Map.of(2, 1L));
-        NcclLog old = read("nccl-log-efa-p4d-2.9.9-mpi-tag-with-table-16rank.txt");
+        NcclLog old = CorpusLogs.read("nccl-log-efa-p4d-2.9.9-mpi-tag-with-table-16rank.txt");
         assertThat(old.communicatorSizes()).as("2.9.9 prints no commId: one per line, as before").isEqualTo(Map.of(16, 16L));
     }
 }

@@ -21,17 +21,6 @@ import org.junit.jupiter.api.Test;
  */
 class HangsAndLaterWordingsTest {
 
-    private static final Path CORPUS = Path.of("../corpus/nccl-log");
-
-    private static NcclLog read(String name) throws IOException {
-        Path file = CORPUS.resolve(name);
-        NcclLog streamed = NcclLog.parse(file);
-        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            assertThat(NcclLog.parse(in, name)).as("block and line parsers agree on " + name).isEqualTo(streamed);
-        }
-        return streamed;
-    }
-
     /** The same text read from a stream (standard input) and by the line reader. */
     private static NcclLog readText(String text, String name) throws IOException {
         NcclLog streamed = NcclLog.parse(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), name);
@@ -43,7 +32,7 @@ class HangsAndLaterWordingsTest {
     /** NVIDIA/nccl#1730: ncclras' "NCCL version 2.26.2 compiled with CUDA 12.4" first, then PyTorch's watchdog timeout. */
     @Test
     void aWatchdogTimeoutAfterAPrefixlessVersionBannerIsRead() throws IOException {
-        NcclLog log = read("nccl-log-ncclras-2.26.2-then-pytorch-watchdog-timeout-nccl1730.txt");
+        NcclLog log = CorpusLogs.read("nccl-log-ncclras-2.26.2-then-pytorch-watchdog-timeout-nccl1730.txt");
         assertThat(log.withoutPrefix()).as("the banner, in NCCL's wording without a prefix, decides the reading").isTrue();
         assertThat(log.versions()).containsExactly("2.26.2");
         assertThat(log.watchdogTimeouts()).singleElement().asString().startsWith("[rank118]:[E603 17:48:01.005271823 ProcessGroupNCCL.cpp:632]")
@@ -57,8 +46,8 @@ class HangsAndLaterWordingsTest {
      */
     @Test
     void aPrefixlessLogWithATimeoutSplicedInKeepsTheTimeout() throws IOException {
-        String nccl = Files.readString(CORPUS.resolve("nccl-log-2.24.3-prefix-cut-rdma-plugin-v8-sharp-nccl1584.txt"));
-        List<String> torch = Files.readAllLines(CORPUS.resolve("nccl-log-ncclras-2.26.2-then-pytorch-watchdog-timeout-nccl1730.txt"))
+        String nccl = Files.readString(CorpusLogs.CORPUS.resolve("nccl-log-2.24.3-prefix-cut-rdma-plugin-v8-sharp-nccl1584.txt"));
+        List<String> torch = Files.readAllLines(CorpusLogs.CORPUS.resolve("nccl-log-ncclras-2.26.2-then-pytorch-watchdog-timeout-nccl1730.txt"))
                 .stream().filter(l -> l.startsWith("[rank118]")).toList();
         assertThat(torch).hasSize(3);
         NcclLog log = readText(nccl + String.join("\n", torch) + "\n", "spliced");
@@ -70,7 +59,7 @@ class HangsAndLaterWordingsTest {
     /** NVIDIA/nccl#1584: "NET/Plugin: Loaded net plugin NCCL RDMA Plugin v8 (v8)" without a prefix names "NCCL " itself. */
     @Test
     void aPrefixlessPluginLineThatNamesNcclIsReadByItsWording() throws IOException {
-        NcclLog log = read("nccl-log-2.24.3-prefix-cut-rdma-plugin-v8-sharp-nccl1584.txt");
+        NcclLog log = CorpusLogs.read("nccl-log-2.24.3-prefix-cut-rdma-plugin-v8-sharp-nccl1584.txt");
         assertThat(log.withoutPrefix()).isTrue();
         assertThat(log.network().loadedPlugins()).containsExactly("NCCL RDMA Plugin v8");
         assertThat(log.network().chosen()).containsExactly("IBext_v8");
@@ -81,7 +70,7 @@ class HangsAndLaterWordingsTest {
     /** NVIDIA/nccl#1684: the heartbeat monitor's error as later releases log it, alone. */
     @Test
     void aStuckWatchdogIsRead() throws IOException {
-        NcclLog log = read("nccl-log-pytorch-watchdog-stuck-300s-nccl1684.txt");
+        NcclLog log = CorpusLogs.read("nccl-log-pytorch-watchdog-stuck-300s-nccl1684.txt");
         assertThat(log.watchdogHangs()).singleElement().asString()
                 .contains("[PG ID 2 PG GUID 3 Rank 0] ProcessGroupNCCL's watchdog got stuck for 300 seconds");
         assertThat(log.watchdogTimeouts()).isEmpty();
@@ -91,7 +80,7 @@ class HangsAndLaterWordingsTest {
     /** hiyouga/LlamaFactory#6953: "Heartbeat monitor timed out!" then the LOG(FATAL) line of the same release. */
     @Test
     void theHeartbeatMonitorsTwoLinesAreRead() throws IOException {
-        NcclLog log = read("nccl-log-pytorch-heartbeat-monitor-timed-out-600s-llamafactory6953.txt");
+        NcclLog log = CorpusLogs.read("nccl-log-pytorch-heartbeat-monitor-timed-out-600s-llamafactory6953.txt");
         assertThat(log.watchdogHangs()).hasSize(2);
         assertThat(log.watchdogHangs().get(0)).startsWith("[rank144]:[E ProcessGroupNCCL.cpp:1316] [PG 0 Rank 144] Heartbeat monitor timed out!");
         assertThat(log.watchdogHangs().get(1)).startsWith("[rank144]:[F ProcessGroupNCCL.cpp:1169]")
@@ -113,7 +102,7 @@ class HangsAndLaterWordingsTest {
     /** Prose that quotes the wordings in Markdown backticks (this project's own docs and corpus README) is no log line. */
     @Test
     void quotedWordingsAreNotLogLines() throws IOException {
-        for (Path doc : List.of(Path.of("../docs/report.md"), Path.of("../docs/inputs.md"), CORPUS.resolve("README.md"))) {
+        for (Path doc : List.of(Path.of("../docs/report.md"), Path.of("../docs/inputs.md"), CorpusLogs.CORPUS.resolve("README.md"))) {
             List<String> quoting = Files.readAllLines(doc).stream().filter(l -> l.contains(TorchWatchdog.TIMEOUT) || l.contains(TorchWatchdog.STUCK)
                     || l.contains(TorchWatchdog.HEARTBEAT)).toList();
             assertThat(quoting).as(doc + " quotes them").isNotEmpty();
@@ -124,7 +113,7 @@ class HangsAndLaterWordingsTest {
     /** ROCm/rccl-tests#163: RCCL's printf banner between prefixed lines, "RCCL version : 2.21.5-HEAD:9a0e6a1". */
     @Test
     void rcclsBannerInAPrefixedLogIsRcclsVersion() throws IOException {
-        NcclLog log = read("nccl-log-rccl-2.21.5-banner-mid-log-socket-rccltests163.txt");
+        NcclLog log = CorpusLogs.read("nccl-log-rccl-2.21.5-banner-mid-log-socket-rccltests163.txt");
         assertThat(log.withoutPrefix()).isFalse();
         assertThat(log.versions()).as("RCCL's own number, never NCCL's").containsExactly("RCCL 2.21.5");
         assertThat(log.network().chosen()).containsExactly("Socket");
@@ -133,7 +122,7 @@ class HangsAndLaterWordingsTest {
     /** ROCm/rccl#1026: the older banner, "RCCL version 2.16.5+hip5.6 HE" (cut), after RCCL's WARN lines. */
     @Test
     void rcclsOlderBannerIsRcclsVersion() throws IOException {
-        NcclLog log = read("nccl-log-rccl-2.16.5-banner-cut-iommu-warns-rccl1026.txt");
+        NcclLog log = CorpusLogs.read("nccl-log-rccl-2.16.5-banner-cut-iommu-warns-rccl1026.txt");
         assertThat(log.versions()).containsExactly("RCCL 2.16.5");
         assertThat(log.warnings()).isEqualTo(3);
     }
@@ -145,7 +134,7 @@ class HangsAndLaterWordingsTest {
      */
     @Test
     void plugin229LinesAreKnown() throws IOException {
-        NcclLog log = read("nccl-log-2.29-gin-rma-plugins-external-network-plugin-nccl2241.txt");
+        NcclLog log = CorpusLogs.read("nccl-log-2.29-gin-rma-plugins-external-network-plugin-nccl2241.txt");
         assertThat(log.unknownMessages()).isZero();
         assertThat(log.networks()).contains("Using network IB", "Successfully loaded external network plugin",
                 "Assigned GIN plugin GIN_IB_GDAKI to comm", "Assigned RMA plugin GIN_IB_PROXY to comm");
@@ -156,7 +145,7 @@ class HangsAndLaterWordingsTest {
     /** vllm-project/vllm#28901: the 2.28 tuning model table (src/graph/tuning.cc), its last row cut, is known. */
     @Test
     void theTuningModelTableIsKnown() throws IOException {
-        NcclLog log = read("nccl-log-2.28-tuning-model-table-cut-vllm28901.txt");
+        NcclLog log = CorpusLogs.read("nccl-log-2.28-tuning-model-table-cut-vllm28901.txt");
         assertThat(log.ncclLines()).isEqualTo(7);
         assertThat(log.unknownMessages()).isZero();
         assertThat(log.algorithms()).as("the table is NCCL's model, not a choice").isEmpty();
@@ -168,7 +157,7 @@ class HangsAndLaterWordingsTest {
     /** NVIDIA/nccl-tests#321: "NET/NCCL RDMA Plugin v6/0(0)/GDRDMA/Shared" is NIC 0 of rank 0, through its proxy (PXN). */
     @Test
     void aChannelThroughAnotherRanksNicIsThatNicsTransport() throws IOException {
-        NcclLog log = read("nccl-log-pxn-proxy-rank-rdma-plugin-v6-nccltests321.txt");
+        NcclLog log = CorpusLogs.read("nccl-log-pxn-proxy-rank-rdma-plugin-v6-nccltests321.txt");
         assertThat(log.transports()).isEqualTo(Map.of("NET/NCCL RDMA Plugin v6/0/GDRDMA/Shared", 9L, "P2P/CUMEM", 2L));
         assertThat(log.pxnChannels()).isEqualTo(2);
     }

@@ -6,12 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.nccldoctor.collectives.Fixtures;
 import io.nccldoctor.core.InputException;
 import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -277,7 +279,7 @@ class NcclLogTest {
             "[1,0]<stdout>:n3:31:32 [2] ", "n1:11:13 [3] NCCL INFO Channel 00/0 : 0 -> 1 via NET/IB/0/GDRDMA",
             "n2:21:22 [1] NCCL INFO Using network Socket", "n1:11:12 [0] NCCL INFO Using network IB",
             "n2:21:22 [1] NCCL INFO NCCL version 2.26.2+cuda12.4"};
-        java.util.Random random = new java.util.Random(42);
+        Random random = new Random(42);
         for (int round = 0; round < 600; round++) {
             StringBuilder text = new StringBuilder("h:1:1 [0] NCCL INFO NCCL version 2.27.5+cuda12.9\n");
             for (int line = random.nextInt(40); line >= 0; line--) {
@@ -294,7 +296,7 @@ class NcclLogTest {
             NcclLog lines = NcclLog.parse(new BufferedReader(new StringReader(text.toString())), file.toString());
             assertThat(NcclLog.parse(file, 1, 1)).as("round %d:%n%s", round, text).isEqualTo(lines);
             assertThat(NcclLog.parse(file, 2, 1, 512)).as("round %d in two ranges, 512-byte segments:%n%s", round, text).isEqualTo(lines);
-            assertThat(NcclLog.parse(new java.io.ByteArrayInputStream(text.toString().getBytes(StandardCharsets.UTF_8)), file.toString(), 512))
+            assertThat(NcclLog.parse(new ByteArrayInputStream(text.toString().getBytes(StandardCharsets.UTF_8)), file.toString(), 512))
                     .as("round %d as a stream, 512-byte segments:%n%s", round, text).isEqualTo(lines);
         }
     }

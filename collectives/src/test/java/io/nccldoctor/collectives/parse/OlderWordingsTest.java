@@ -2,10 +2,7 @@ package io.nccldoctor.collectives.parse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -19,21 +16,10 @@ import org.junit.jupiter.api.Test;
  */
 class OlderWordingsTest {
 
-    private static final Path CORPUS = Path.of("../corpus/nccl-log");
-
-    private static NcclLog read(String name) throws IOException {
-        Path file = CORPUS.resolve(name);
-        NcclLog streamed = NcclLog.parse(file);
-        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            assertThat(NcclLog.parse(in, name)).as("block and line parsers agree on " + name).isEqualTo(streamed);
-        }
-        return streamed;
-    }
-
     /** NVIDIA/nccl-tests#24: "NET/IB : Got completion with error 4, opcode 1, len 0, vendor err 81", no peer (2.3 to 2.9). */
     @Test
     void aCompletionErrorWithoutThePeerIsRead() throws IOException {
-        NcclLog log = read("nccl-log-2.4-ib-completion-error-4-without-peer-cqe-dump.txt");
+        NcclLog log = CorpusLogs.read("nccl-log-2.4-ib-completion-error-4-without-peer-cqe-dump.txt");
         assertThat(log.warnings()).isEqualTo(1);
         assertThat(log.ibErrors()).as("the one WARN is an IB completion error").singleElement().satisfies(e -> {
             assertThat(e.status()).isEqualTo(4);
@@ -48,7 +34,7 @@ class OlderWordingsTest {
     /** NVIDIA/nccl#2397 (2.30.4): "status=IBV_WC_RETRY_EXC_ERR(12) opcode=…(129) vendor_err=129", the wording of 2.29 on. */
     @Test
     void aCompletionErrorWithTheStatusByNameIsRead() throws IOException {
-        NcclLog log = read("nccl-log-2.30.4-ib-completion-status-names-roce-markdown-links.txt");
+        NcclLog log = CorpusLogs.read("nccl-log-2.30.4-ib-completion-status-names-roce-markdown-links.txt");
         assertThat(log.warnings()).isEqualTo(6);
         assertThat(log.ibErrors()).as("three completion errors; the 'Got CQE with error' lines are not").hasSize(3)
                 .allSatisfy(e -> {
@@ -87,7 +73,7 @@ class OlderWordingsTest {
      */
     @Test
     void nccl23DevicesPrintedOneLineEachAreOneList() throws IOException {
-        NcclLog log = read("nccl-log-2.3-ib-18-hcas-one-line-each-sideband-interface.txt");
+        NcclLog log = CorpusLogs.read("nccl-log-2.3-ib-18-hcas-one-line-each-sideband-interface.txt");
         List<String> lists = log.network().devices().get("IB");
         assertThat(lists).as("one list, not the sideband interface").singleElement().asString()
                 .startsWith("[0]mlx5_64:1/IB [1]mlx5_128:1/IB ").endsWith(" [16]mlx5_111:1/IB [17]mlx5_86:1/IB").doesNotContain("interface");
@@ -103,7 +89,7 @@ class OlderWordingsTest {
      */
     @Test
     void dumpLinesWithoutTheirSystemLineAreAPartOfADump() throws IOException {
-        NcclLog h20 = read("nccl-log-h20-dump-excerpt-without-system-line-3-nics.txt");
+        NcclLog h20 = CorpusLogs.read("nccl-log-h20-dump-excerpt-without-system-line-3-nics.txt");
         assertThat(h20.systems()).singleElement().satisfies(d -> {
             assertThat(d.headerless()).isTrue();
             assertThat(d.complete()).as("no closing line either").isFalse();
@@ -112,7 +98,7 @@ class OlderWordingsTest {
             assertThat(d.pciLinks()).isEqualTo(Map.of("48.0", 8));
         });
         assertThat(h20.systemDumps()).isEqualTo(1);
-        NcclLog twoPorts = read("nccl-log-dump-excerpt-without-system-line-nic-with-2-nets.txt");
+        NcclLog twoPorts = CorpusLogs.read("nccl-log-dump-excerpt-without-system-line-nic-with-2-nets.txt");
         assertThat(twoPorts.systems()).singleElement().satisfies(d -> {
             assertThat(d.headerless()).isTrue();
             assertThat(List.of(d.cpus(), d.gpus(), d.nics(), d.nets(), d.nvlinks(), d.nvswitches())).containsExactly(0, 3, 1, 2, 2, 1);
@@ -123,7 +109,7 @@ class OlderWordingsTest {
     /** A dump's lines before its "=== System" line, cut at any line into two ranges, read as one pass reads them. */
     @Test
     void aHeaderlessDumpCutIntoRangesReadsAsInOnePass() throws IOException {
-        Path file = CORPUS.resolve("nccl-log-h20-dump-excerpt-without-system-line-3-nics.txt");
+        Path file = CorpusLogs.CORPUS.resolve("nccl-log-h20-dump-excerpt-without-system-line-3-nics.txt");
         NcclLog one = NcclLog.parse(file, 1, 1, 512);
         for (int ranges = 2; ranges <= 4; ranges++) {
             assertThat(NcclLog.parse(file, ranges, 1, 512)).as(ranges + " ranges").isEqualTo(one);
@@ -137,15 +123,15 @@ class OlderWordingsTest {
      */
     @Test
     void everyProcessWhoseLineIsReadIsCounted() throws IOException {
-        NcclLog grep = read("nccl-log-grep-gdr-8-processes-env-and-gdrdma-channels.txt");
+        NcclLog grep = CorpusLogs.read("nccl-log-grep-gdr-8-processes-env-and-gdrdma-channels.txt");
         assertThat(grep.processes().keySet()).containsExactly("leader-h2nng:523", "leader-h2nng:527", "leader-h2nng:529", "leader-h2nng:528",
                 "leader-h2nng:530", "leader-h2nng:524", "leader-h2nng:526", "leader-h2nng:525");
         assertThat(grep.processes().get("leader-h2nng:530").netTransports()).as("an environment line only").isEmpty();
         assertThat(grep.differences()).isEmpty();
-        NcclLog five = read("nccl-log-2.4.7-5-processes-2-hosts-socket-and-ib-lists.txt");
+        NcclLog five = CorpusLogs.read("nccl-log-2.4.7-5-processes-2-hosts-socket-and-ib-lists.txt");
         assertThat(five.processes()).hasSize(5).containsKey("secondary_node:11791");
         assertThat(five.differences()).isEmpty();
-        NcclLog ofi = read("nccl-log-ofi-2.4-ring-lines-10-processes-6-p2p-only.txt");
+        NcclLog ofi = CorpusLogs.read("nccl-log-ofi-2.4-ring-lines-10-processes-6-p2p-only.txt");
         assertThat(ofi.processes().keySet()).as("channel lines over P2P/IPC are counted by transport alone: their six processes "
                 + "are not seen").containsExactly("ip-172-32-38-1:21471", "ip-172-32-34-121:70560", "ip-172-32-45-165:72593",
                 "ip-172-32-36-209:8800");
@@ -157,11 +143,11 @@ class OlderWordingsTest {
      */
     @Test
     void nccl24NicDistanceLinesGiveEachGpusPathType() throws IOException {
-        NcclLog ib = read("nccl-log-2.4-tab-indented-nic-distance-pix-3-gpus-cut.txt");
+        NcclLog ib = CorpusLogs.read("nccl-log-2.4-tab-indented-nic-distance-pix-3-gpus-cut.txt");
         assertThat(ib.nicDistances()).extracting(d -> d.gpu() + " " + d.network() + " " + d.nics() + " " + d.paths())
                 .containsExactly("0[0] IB [0] [PIX]", "1[1] IB [0] [PIX]", "3[3] IB [0] [PIX]");
         assertThat(ib.unknownMessages()).isZero();
-        NcclLog ofi = read("nccl-log-2.4-ofi-nic-distance-sys-ring-lines-2-hosts.txt");
+        NcclLog ofi = CorpusLogs.read("nccl-log-2.4-ofi-nic-distance-sys-ring-lines-2-hosts.txt");
         assertThat(ofi.nicDistances()).extracting(d -> d.gpu() + " " + d.network() + " " + d.paths())
                 .containsExactly("1[1] AWS Libfabric [SYS]", "0[0] AWS Libfabric [SYS]");
         assertThat(ofi.nicDistances().get(0).line()).isEqualTo("ip-192-168-16-255:35481:35549 [1] NCCL INFO CUDA Dev 1[1], AWS Libfabric "
