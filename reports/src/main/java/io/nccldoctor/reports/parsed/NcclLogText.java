@@ -247,9 +247,13 @@ public final class NcclLogText {
         return lines;
     }
 
-    /** One log in a line: "NCCL 2.27.5, Using network IB, 32 via NET/IB/0/GDRDMA". */
+    /**
+     * One log in a line: "NCCL 2.27.5, Using network IB, 32 via NET/IB/0/GDRDMA"; an RCCL log's version is kept as read
+     * ("RCCL 2.21.5"), never called NCCL's.
+     */
     public static String summary(NcclLog log) {
-        StringBuilder s = new StringBuilder("NCCL ").append(log.versions().isEmpty() ? "?" : String.join(", ", log.versions()));
+        StringBuilder s = new StringBuilder(log.versions().isEmpty() ? "NCCL ?" : String.join(", ",
+                log.versions().stream().map(v -> v.startsWith("RCCL ") ? v : "NCCL " + v).toList()));
         log.networks().stream().filter(n -> n.startsWith("Using network")).findFirst().ifPresent(n -> s.append(", ").append(n));
         log.transports().forEach((t, n) -> s.append(", ").append(n).append(" via ").append(t));
         return s.toString();
