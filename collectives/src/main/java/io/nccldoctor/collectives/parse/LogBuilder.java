@@ -72,6 +72,10 @@ final class LogBuilder extends BlockScanner {
     final SystemDumps dumps = new SystemDumps();
     final NicDistances nicDistances = new NicDistances();
     final ErrorChains errors = new ErrorChains();
+    /** The InfiniBand async events NCCL warned about ({@link IbAsyncEvents}). */
+    final IbAsyncEvents asyncEvents = new IbAsyncEvents();
+    /** PyTorch's DistBackendError lines for a failed NCCL call ({@link TorchNcclErrors}). */
+    final TorchNcclErrors torchErrors = new TorchNcclErrors();
     long unknownMessages;
     /** Per process ("node01:4242"), in the order they first appear. */
     final Processes processes;
@@ -95,12 +99,13 @@ final class LogBuilder extends BlockScanner {
     }
 
     boolean isNccl() {
-        return ncclLines > 0 || !watchdog.isEmpty() || !watchdogHangs.isEmpty();
+        return ncclLines > 0 || !watchdog.isEmpty() || !watchdogHangs.isEmpty() || torchErrors.any();
     }
 
     NcclLog finish(String source) {
         if (!isNccl()) {
-            throw new InputException(source + ": not an NCCL debug log (no 'NCCL INFO' or 'NCCL WARN' line, no PyTorch watchdog line, "
+            throw new InputException(source + ": not an NCCL debug log (no 'NCCL INFO' or 'NCCL WARN' line, no PyTorch watchdog or "
+                    + "'NCCL error in:' line, "
                     + "no line in NCCL's wording); run with NCCL_DEBUG=INFO (NCCL_DEBUG_FILE=path.%h.%p writes one file per process)");
         }
         return build();
@@ -185,6 +190,8 @@ final class LogBuilder extends BlockScanner {
             other(line, first);
         } else if (line.startsWith("NCCL version", first)) { // the banner NCCL prints without INFO
             version(line, first);
+        } else if (line.startsWith(TorchNcclErrors.WORDS, first)) { // PyTorch's DistBackendError for a failed NCCL call
+            torchError(line);
         }
     }
 
@@ -526,8 +533,24 @@ final class LogBuilder extends BlockScanner {
         process().ifPresent(p -> p.versions.add(v));
     }
 
+    /** A PyTorch DistBackendError line: read, and the NCCL version it names kept as the log's (without a process). */
+    private void torchError(String line) {
+        String t = text(line);
+        int at = t.indexOf(TorchNcclErrors.WORDS);
+        torchErrors.read(t, at, t.strip());
+        int v = t.indexOf(", NCCL version ", at);
+        if (v > 0) {
+            LogMessages.version(t.substring(v + 2)).ifPresent(versions::add);
+        }
+    }
+
     private void warning(String line, int first) {
         warnings++;
+        if (line.indexOf("async ", first) >= 0) { // an InfiniBand async event: counted per port and event
+            String t = text(line);
+            int at = t.indexOf("NCCL WARN");
+            asyncEvents.read(t.substring(Math.min(t.length(), at + "NCCL WARN ".length())), t.strip());
+        }
         errors.warning(this, line, first);
         processes.of(line, LogMessages.beforeSourceLocation(line, first));
         int ibverbs = line.indexOf("Failed to open libibverbs"); // a WARN up to 2.11, INFO since (misc/ibvwrap.cc, ibvsymbols.cc)
@@ -650,6 +673,8 @@ final class LogBuilder extends BlockScanner {
         pxnChannels += o.pxnChannels;
         processes.absorb(o.processes);
         errors.absorb(o.errors);
+        asyncEvents.absorb(o.asyncEvents);
+        torchErrors.absorb(o.torchErrors);
     }
 
     NcclLog build() {
@@ -661,6 +686,6 @@ final class LogBuilder extends BlockScanner {
                 firstWarnings, ibErrors, acsHint, watchdog, Collections.unmodifiableMap(processes.build()),
                 Agreement.differences(processes.facts(), "processes"), network.build(), init.build(), systems, dumps.count,
                 unknownMessages, bare, gdrCounts.build(), nicDistances.build(), List.copyOf(watchdogHangs), pxnChannels,
-                errors.build());
+                errors.build(), asyncEvents.build(), torchErrors.build());
     }
 }
