@@ -292,6 +292,11 @@ final class CorpusFacts {
                 .filter(e -> e.path("fatal").asBoolean()).mapToLong(e -> e.path("count").asLong()).sum()), Match.NUMBER));
         all.add(fact("nccl-log", "torchErrorCode", at("/torchErrors/errors/0/code"), Match.NUMBER));
         all.add(fact("nccl-log", "torchLastError", at("/torchErrors/errors/0/lastError"), Match.TEXT));
+        all.add(fact("nccl-log", "mnnvlGpus", d -> d.at("/mnnvl/gpus").isMissingNode() ? Optional.empty()
+                : Optional.of("" + d.at("/mnnvl/gpus").size()), Match.NUMBER));
+        all.add(fact("nccl-log", "mnnvlState", at("/mnnvl/gpus/0/state"), Match.NUMBER));
+        all.add(fact("nccl-log", "mnnvlCliqueId", at("/mnnvl/gpus/0/cliqueId"), Match.TEXT));
+        all.add(fact("nccl-log", "cutLastLine", d -> Optional.of(d.path("cutLastLine").asText().isEmpty() ? "no" : "yes"), Match.TEXT));
         // the topology kinds: PciReading
         all.add(fact("lspci-tree", "functions", at("/census/functions"), Match.NUMBER));
         all.add(fact("lspci-tree", "nvidiaGpus", d -> Optional.of("" + nvidiaGpus(d)), Match.NUMBER));

@@ -5,6 +5,7 @@ import io.nccldoctor.collectives.parse.NcclLog.GdrLine;
 import io.nccldoctor.collectives.parse.NcclLog.IbError;
 import io.nccldoctor.collectives.parse.NcclLog.NicGdr;
 import io.nccldoctor.core.InputException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -76,6 +77,10 @@ final class LogBuilder extends BlockScanner {
     final IbAsyncEvents asyncEvents = new IbAsyncEvents();
     /** PyTorch's DistBackendError lines for a failed NCCL call ({@link TorchNcclErrors}). */
     final TorchNcclErrors torchErrors = new TorchNcclErrors();
+    /** Each GPU's multi-node NVLink fabric line ({@link MnnvlFabric}). */
+    final MnnvlFabric mnnvl = new MnnvlFabric();
+    /** The last non-blank line read, as written ({@link CutLastLine}); null before one. */
+    private String lastLine;
     long unknownMessages;
     /** Per process ("node01:4242"), in the order they first appear. */
     final Processes processes;
@@ -208,8 +213,30 @@ final class LogBuilder extends BlockScanner {
         return kept != null;
     }
 
+    /** Whole lines of a file, as the block scanner reads them; then the block's last non-blank line is noted (once per block). */
+    @Override
+    void acceptBlock(ByteBuffer buf, long[] words, int len) {
+        super.acceptBlock(buf, words, len);
+        int end = len;
+        while (end > 0) {
+            int start = end - 1;
+            while (start > 0 && buf.get(start - 1) != '\n') {
+                start--;
+            }
+            String line = line(buf, start, end);
+            if (!line.isBlank()) {
+                lastLine = text(line);
+                return;
+            }
+            end = start - 1;
+        }
+    }
+
     /** A line as the reference reader gives it. */
     void acceptLine(String line) {
+        if (!line.isBlank()) {
+            lastLine = line;
+        }
         if (bare) {
             acceptBare(line);
         } else {
@@ -675,6 +702,10 @@ final class LogBuilder extends BlockScanner {
         errors.absorb(o.errors);
         asyncEvents.absorb(o.asyncEvents);
         torchErrors.absorb(o.torchErrors);
+        mnnvl.absorb(o.mnnvl);
+        if (o.lastLine != null) {
+            lastLine = o.lastLine;
+        }
     }
 
     NcclLog build() {
@@ -682,10 +713,11 @@ final class LogBuilder extends BlockScanner {
         foldTransports();
         tuning.fold(algorithms);
         List<NcclLog.SystemDump> systems = dumps.finish();
+        String cut = CutLastLine.takeBack(lastLine, transports, network);
         return new NcclLog(lines, ncclLines, versions, network.lines(), transports, gdr, init.completed(comms), algorithms, tuning.sorted(), nicGdr, warnings,
                 firstWarnings, ibErrors, acsHint, watchdog, Collections.unmodifiableMap(processes.build()),
                 Agreement.differences(processes.facts(), "processes"), network.build(), init.build(), systems, dumps.count,
                 unknownMessages, bare, gdrCounts.build(), nicDistances.build(), List.copyOf(watchdogHangs), pxnChannels,
-                errors.build(), asyncEvents.build(), torchErrors.build());
+                errors.build(), asyncEvents.build(), torchErrors.build(), mnnvl.build(), cut);
     }
 }

@@ -50,12 +50,15 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
                       List<String> watchdogTimeouts, Map<String, Process> processes, List<String> differences, Network network,
                       Init init, List<SystemDump> systems, long systemDumps, long unknownMessages, boolean withoutPrefix,
                       List<GdrCount> gdrDecisions, List<NicDistance> nicDistances, List<String> watchdogHangs, long pxnChannels,
-                      Errors errors, IbAsyncEvents ibAsyncEvents, TorchErrors torchErrors) {
+                      Errors errors, IbAsyncEvents ibAsyncEvents, TorchErrors torchErrors,
+                      Mnnvl mnnvl, String cutLastLine) {
 
     /** A log written before these were read (a `run --json` of an earlier release) has none of them. */
     public NcclLog {
         ibAsyncEvents = ibAsyncEvents == null ? IbAsyncEvents.NONE : ibAsyncEvents;
         torchErrors = torchErrors == null ? TorchErrors.NONE : torchErrors;
+        mnnvl = mnnvl == null ? Mnnvl.NONE : mnnvl;
+        cutLastLine = cutLastLine == null ? "" : cutLastLine;
         network = network == null ? Network.NONE : network;
         init = init == null ? Init.NONE : init;
         systems = systems == null ? List.of() : systems;
@@ -437,6 +440,34 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
     public record TorchErrors(List<TorchError> errors, long count) {
 
         static final TorchErrors NONE = new TorchErrors(List.of(), 0);
+    }
+
+    /**
+     * A GPU's multi-node NVLink fabric, as NCCL printed it ({@link MnnvlFabric}): "MNNVL busId 0x901000 fabric UUID
+     * 3143b15bc2cd192b.28cc9b5473fb5b93 cliqueId 0x7ffe state 3 healthMask 0xaa".
+     *
+     * @param state      NVML's fabric registration state: 0 not supported, 1 not started, 2 in progress, 3 completed
+     * @param healthMask as printed (not decoded)
+     * @param line       the line as written
+     */
+    public record MnnvlGpu(String busId, String fabricUuid, String cliqueId, int state, String healthMask, String line) {
+
+        /** NVML's name for the state (src/include/nvmlwrap.h, NVML_GPU_FABRIC_STATE_*). */
+        public String stateName() {
+            return switch (state) {
+                case 0 -> "not supported";
+                case 1 -> "not started";
+                case 2 -> "in progress";
+                case 3 -> "completed";
+                default -> "state " + state + " (no NVML fabric state)";
+            };
+        }
+    }
+
+    /** The GPUs' fabric lines, each distinct one once (the first 64), and every such line. */
+    public record Mnnvl(List<MnnvlGpu> gpus, long lines) {
+
+        static final Mnnvl NONE = new Mnnvl(List.of(), 0);
     }
 
     /**

@@ -56,6 +56,12 @@ public final class NcclLogText {
         log.watchdogHangs().forEach(w -> out.append("  watchdog stuck: ").append(w).append('\n'));
         asyncEvents(log.ibAsyncEvents(), "  ", out);
         torchErrors(log.torchErrors(), "  ", out);
+        log.mnnvl().gpus().forEach(g -> out.append("  MNNVL fabric: GPU busId ").append(g.busId()).append(", fabric registration ")
+                .append(g.state()).append(" (").append(g.stateName()).append("), cliqueId ").append(g.cliqueId()).append(", fabric UUID ")
+                .append(g.fabricUuid()).append(", healthMask ").append(g.healthMask()).append(" (as printed)\n"));
+        if (!log.cutLastLine().isEmpty()) {
+            out.append("  ").append(log.cutLastLine()).append('\n');
+        }
         if (log.unknownMessages() > 0) {
             out.append("  NCCL INFO messages of no kind this parser knows (looked at for a transport or an algorithm only): ")
                     .append(log.unknownMessages()).append('\n');
