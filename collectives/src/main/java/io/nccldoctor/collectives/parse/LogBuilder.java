@@ -195,8 +195,8 @@ final class LogBuilder extends BlockScanner {
             other(line, first);
         } else if (line.startsWith("NCCL version", first)) { // the banner NCCL prints without INFO
             version(line, first);
-        } else if (line.startsWith(TorchNcclErrors.WORDS, first)) { // PyTorch's DistBackendError for a failed NCCL call
-            torchError(line);
+        } else if (line.startsWith(TorchNcclErrors.WORDS, first) && line.lastIndexOf('`', first) < 0) {
+            torchError(line); // PyTorch's DistBackendError for a failed NCCL call; after a backtick it is Markdown quoting it
         }
     }
 

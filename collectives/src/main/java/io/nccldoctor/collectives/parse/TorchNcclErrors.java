@@ -13,7 +13,8 @@ import java.util.List;
  * <p>
  * Read here from the line that holds "NCCL error in: " (it holds "NCCL ", so the block scanner hands it over): the file
  * and line, the result by NCCL's own string, the version, and the last error when it stands on the same line. PyTorch's
- * later lines hold no "NCCL " and are not read; the finding says so.
+ * later lines hold no "NCCL " and are not read; the finding says so. The wording after a backtick on its line is Markdown
+ * quoting it (a README, a report), not PyTorch's output, as for {@link TorchWatchdog}.
  */
 final class TorchNcclErrors {
 

@@ -114,4 +114,11 @@ class IbAsyncEventsAndTorchErrorsTest {
             assertThat(e.version()).isEqualTo("2.21.5");
         });
     }
+
+    /** The corpus README quotes the errors' first lines in backticks: Markdown quoting them, not PyTorch's output. */
+    @Test
+    void aQuotedErrorLineIsNotRead() {
+        NcclLog readme = NcclLog.parse(CorpusLogs.CORPUS.resolve("README.md"));
+        assertThat(readme.torchErrors().count()).isZero();
+    }
 }
