@@ -136,6 +136,12 @@ final class CorpusFacts {
         k.put("corpus/nccl-log/nccl-log-ofi-2.4-ring-lines-10-processes-6-p2p-only.txt\tprocesses", "six of the ten processes print "
                 + "only 'Ring … via P2P/IPC' lines, which the block scanner counts by their transport without looking up their prefix "
                 + "(a lookup per channel line would slow the scan of a job's log): 4 are counted");
+        for (String f : List.of("nccl-log-torch-distbackenderror-2.18.6-system-error-no-route.txt",
+                "nccl-log-torch-distbackenderror-2.21.5-remote-error-nccl2076.txt")) {
+            k.put("corpus/nccl-log/" + f + "\ttorchLastError", "PyTorch prints NCCL's last error on the line after 'Last error:', "
+                    + "which holds no 'NCCL ' and which the block scanner does not hand to the log's reader: the finding says the "
+                    + "last error is on the lines after, not read");
+        }
         return k;
     }
 
@@ -280,6 +286,17 @@ final class CorpusFacts {
         all.add(fact("nccl-log", "harmlessWarnings", at("/errors/harmlessCount"), Match.NUMBER));
         all.add(fact("nccl-log", "communicatorsStarted", d -> d.at("/init/started").isEmpty() ? Optional.empty()
                 : Optional.of("" + items(d.at("/init/started")).stream().mapToLong(e -> e.getValue().asLong()).sum()), Match.NUMBER));
+        all.add(fact("nccl-log", "ibAsyncEvents", at("/ibAsyncEvents/count"), Match.NUMBER));
+        all.add(fact("nccl-log", "ibAsyncFatal", d -> d.at("/ibAsyncEvents/events").isMissingNode() ? Optional.empty()
+                : Optional.of("" + StreamSupport.stream(d.at("/ibAsyncEvents/events").spliterator(), false)
+                .filter(e -> e.path("fatal").asBoolean()).mapToLong(e -> e.path("count").asLong()).sum()), Match.NUMBER));
+        all.add(fact("nccl-log", "torchErrorCode", at("/torchErrors/errors/0/code"), Match.NUMBER));
+        all.add(fact("nccl-log", "torchLastError", at("/torchErrors/errors/0/lastError"), Match.TEXT));
+        all.add(fact("nccl-log", "mnnvlGpus", d -> d.at("/mnnvl/gpus").isMissingNode() ? Optional.empty()
+                : Optional.of("" + d.at("/mnnvl/gpus").size()), Match.NUMBER));
+        all.add(fact("nccl-log", "mnnvlState", at("/mnnvl/gpus/0/state"), Match.NUMBER));
+        all.add(fact("nccl-log", "mnnvlCliqueId", at("/mnnvl/gpus/0/cliqueId"), Match.TEXT));
+        all.add(fact("nccl-log", "cutLastLine", d -> Optional.of(d.path("cutLastLine").asText().isEmpty() ? "no" : "yes"), Match.TEXT));
         // the topology kinds: PciReading
         all.add(fact("lspci-tree", "functions", at("/census/functions"), Match.NUMBER));
         all.add(fact("lspci-tree", "nvidiaGpus", d -> Optional.of("" + nvidiaGpus(d)), Match.NUMBER));

@@ -5,6 +5,7 @@ import io.nccldoctor.collectives.parse.NcclLog.GdrLine;
 import io.nccldoctor.collectives.parse.NcclLog.IbError;
 import io.nccldoctor.collectives.parse.NcclLog.NicGdr;
 import io.nccldoctor.core.InputException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -72,6 +73,14 @@ final class LogBuilder extends BlockScanner {
     final SystemDumps dumps = new SystemDumps();
     final NicDistances nicDistances = new NicDistances();
     final ErrorChains errors = new ErrorChains();
+    /** The InfiniBand async events NCCL warned about ({@link IbAsyncEvents}). */
+    final IbAsyncEvents asyncEvents = new IbAsyncEvents();
+    /** PyTorch's DistBackendError lines for a failed NCCL call ({@link TorchNcclErrors}). */
+    final TorchNcclErrors torchErrors = new TorchNcclErrors();
+    /** Each GPU's multi-node NVLink fabric line ({@link MnnvlFabric}). */
+    final MnnvlFabric mnnvl = new MnnvlFabric();
+    /** The last non-blank line read, as written ({@link CutLastLine}); null before one. */
+    private String lastLine;
     long unknownMessages;
     /** Per process ("node01:4242"), in the order they first appear. */
     final Processes processes;
@@ -95,12 +104,13 @@ final class LogBuilder extends BlockScanner {
     }
 
     boolean isNccl() {
-        return ncclLines > 0 || !watchdog.isEmpty() || !watchdogHangs.isEmpty();
+        return ncclLines > 0 || !watchdog.isEmpty() || !watchdogHangs.isEmpty() || torchErrors.any();
     }
 
     NcclLog finish(String source) {
         if (!isNccl()) {
-            throw new InputException(source + ": not an NCCL debug log (no 'NCCL INFO' or 'NCCL WARN' line, no PyTorch watchdog line, "
+            throw new InputException(source + ": not an NCCL debug log (no 'NCCL INFO' or 'NCCL WARN' line, no PyTorch watchdog or "
+                    + "'NCCL error in:' line, "
                     + "no line in NCCL's wording); run with NCCL_DEBUG=INFO (NCCL_DEBUG_FILE=path.%h.%p writes one file per process)");
         }
         return build();
@@ -185,6 +195,8 @@ final class LogBuilder extends BlockScanner {
             other(line, first);
         } else if (line.startsWith("NCCL version", first)) { // the banner NCCL prints without INFO
             version(line, first);
+        } else if (line.startsWith(TorchNcclErrors.WORDS, first) && line.lastIndexOf('`', first) < 0) {
+            torchError(line); // PyTorch's DistBackendError for a failed NCCL call; after a backtick it is Markdown quoting it
         }
     }
 
@@ -201,8 +213,30 @@ final class LogBuilder extends BlockScanner {
         return kept != null;
     }
 
+    /** Whole lines of a file, as the block scanner reads them; then the block's last non-blank line is noted (once per block). */
+    @Override
+    void acceptBlock(ByteBuffer buf, long[] words, int len) {
+        super.acceptBlock(buf, words, len);
+        int end = len;
+        while (end > 0) {
+            int start = end - 1;
+            while (start > 0 && buf.get(start - 1) != '\n') {
+                start--;
+            }
+            String line = line(buf, start, end);
+            if (!line.isBlank()) {
+                lastLine = text(line);
+                return;
+            }
+            end = start - 1;
+        }
+    }
+
     /** A line as the reference reader gives it. */
     void acceptLine(String line) {
+        if (!line.isBlank()) {
+            lastLine = line;
+        }
         if (bare) {
             acceptBare(line);
         } else {
@@ -526,8 +560,24 @@ final class LogBuilder extends BlockScanner {
         process().ifPresent(p -> p.versions.add(v));
     }
 
+    /** A PyTorch DistBackendError line: read, and the NCCL version it names kept as the log's (without a process). */
+    private void torchError(String line) {
+        String t = text(line);
+        int at = t.indexOf(TorchNcclErrors.WORDS);
+        torchErrors.read(t, at, t.strip());
+        int v = t.indexOf(", NCCL version ", at);
+        if (v > 0) {
+            LogMessages.version(t.substring(v + 2)).ifPresent(versions::add);
+        }
+    }
+
     private void warning(String line, int first) {
         warnings++;
+        if (line.indexOf("async ", first) >= 0) { // an InfiniBand async event: counted per port and event
+            String t = text(line);
+            int at = t.indexOf("NCCL WARN");
+            asyncEvents.read(t.substring(Math.min(t.length(), at + "NCCL WARN ".length())), t.strip());
+        }
         errors.warning(this, line, first);
         processes.of(line, LogMessages.beforeSourceLocation(line, first));
         int ibverbs = line.indexOf("Failed to open libibverbs"); // a WARN up to 2.11, INFO since (misc/ibvwrap.cc, ibvsymbols.cc)
@@ -650,6 +700,12 @@ final class LogBuilder extends BlockScanner {
         pxnChannels += o.pxnChannels;
         processes.absorb(o.processes);
         errors.absorb(o.errors);
+        asyncEvents.absorb(o.asyncEvents);
+        torchErrors.absorb(o.torchErrors);
+        mnnvl.absorb(o.mnnvl);
+        if (o.lastLine != null) {
+            lastLine = o.lastLine;
+        }
     }
 
     NcclLog build() {
@@ -657,10 +713,11 @@ final class LogBuilder extends BlockScanner {
         foldTransports();
         tuning.fold(algorithms);
         List<NcclLog.SystemDump> systems = dumps.finish();
+        String cut = CutLastLine.takeBack(lastLine, transports, network);
         return new NcclLog(lines, ncclLines, versions, network.lines(), transports, gdr, init.completed(comms), algorithms, tuning.sorted(), nicGdr, warnings,
                 firstWarnings, ibErrors, acsHint, watchdog, Collections.unmodifiableMap(processes.build()),
                 Agreement.differences(processes.facts(), "processes"), network.build(), init.build(), systems, dumps.count,
                 unknownMessages, bare, gdrCounts.build(), nicDistances.build(), List.copyOf(watchdogHangs), pxnChannels,
-                errors.build());
+                errors.build(), asyncEvents.build(), torchErrors.build(), mnnvl.build(), cut);
     }
 }

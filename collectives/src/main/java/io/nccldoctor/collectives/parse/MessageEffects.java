@@ -64,6 +64,8 @@ final class MessageEffects {
             case COMM, INIT -> communicatorEffect(line, msg);
             case NIC_DISTANCE -> NicDistances.read(builder.text(line.substring(msg)), builder.kept(line))
                     .<Effect>map(d -> b -> b.nicDistances.add(d)).orElse(b -> b.unknownMessages++); // counted as not understood
+            case MNNVL -> MnnvlFabric.read(builder.text(line.substring(msg)), builder.kept(line))
+                    .<Effect>map(g -> b -> b.mnnvl.add(g)).orElse(b -> b.unknownMessages++); // a cut line: counted as not understood
             case TOPO -> SystemDumps.read(line.substring(msg)).<Effect>map(l -> b -> {
                 b.dumps.add(b.thread(), l);
             }).orElse(Effect.NONE);

@@ -41,6 +41,8 @@ final class MessageKinds {
         TOPO,
         /** NCCL 2.3's and 2.4's GPU-to-NIC path types: "CUDA Dev 0[0], IB NIC distance :  PIX". */
         NIC_DISTANCE,
+        /** "MNNVL busId 0x… fabric UUID … cliqueId 0x… state 3 healthMask 0x…": a GPU's multi-node NVLink fabric ({@link MnnvlFabric}). */
+        MNNVL,
         /** No kind in the table: read by the general path. */
         OTHER
     }
@@ -79,7 +81,8 @@ final class MessageKinds {
             new Entry("RMA/Plugin", Kind.SKIP),
             new Entry("Init timings", Kind.SKIP), new Entry("Bootstrap", Kind.SKIP), new Entry("RAS ", Kind.SKIP),
             new Entry("NVLS", Kind.SKIP), new Entry("Setting affinity", Kind.SKIP), new Entry("Pattern ", Kind.SKIP),
-            new Entry("DMA-BUF is available", Kind.SKIP), new Entry("Comm config", Kind.SKIP), new Entry("MNNVL", Kind.SKIP),
+            new Entry("DMA-BUF is available", Kind.SKIP), new Entry("Comm config", Kind.SKIP),
+            new Entry("MNNVL busId ", Kind.MNNVL), new Entry("MNNVL", Kind.SKIP),
             new Entry("Allocated ", Kind.SKIP), new Entry("New proxy", Kind.SKIP), new Entry("Enabled NCCL Func", Kind.SKIP),
             new Entry("Paths from", Kind.SKIP), new Entry("Could not find a path", Kind.SKIP), new Entry("Mem Realloc", Kind.SKIP),
             new Entry("proxyProgressAsync", Kind.SKIP), new Entry("ncclPollProxyResponse", Kind.SKIP), new Entry("resp.opId", Kind.SKIP),

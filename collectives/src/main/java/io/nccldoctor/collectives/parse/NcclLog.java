@@ -50,10 +50,15 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
                       List<String> watchdogTimeouts, Map<String, Process> processes, List<String> differences, Network network,
                       Init init, List<SystemDump> systems, long systemDumps, long unknownMessages, boolean withoutPrefix,
                       List<GdrCount> gdrDecisions, List<NicDistance> nicDistances, List<String> watchdogHangs, long pxnChannels,
-                      Errors errors) {
+                      Errors errors, IbAsyncEvents ibAsyncEvents, TorchErrors torchErrors,
+                      Mnnvl mnnvl, String cutLastLine) {
 
     /** A log written before these were read (a `run --json` of an earlier release) has none of them. */
     public NcclLog {
+        ibAsyncEvents = ibAsyncEvents == null ? IbAsyncEvents.NONE : ibAsyncEvents;
+        torchErrors = torchErrors == null ? TorchErrors.NONE : torchErrors;
+        mnnvl = mnnvl == null ? Mnnvl.NONE : mnnvl;
+        cutLastLine = cutLastLine == null ? "" : cutLastLine;
         network = network == null ? Network.NONE : network;
         init = init == null ? Init.NONE : init;
         systems = systems == null ? List.of() : systems;
@@ -394,6 +399,76 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
     }
 
     static final int KEEP = 10;
+
+    /**
+     * The InfiniBand async events NCCL warned about ("NET/IB : mlx5_0:1 Got async event : port error", "… async fatal
+     * event on QP (0x…): invalid request local work queue error"), per port and event ({@link IbAsyncEvents} has the
+     * wordings by release).
+     *
+     * @param port  the device and port ("mlx5_0:1"); "" before NCCL 2.21, which did not name it
+     * @param event the event as rdma-core names it (ibv_event_type_str): "port error", "local catastrophic error"
+     * @param fatal NCCL treats it as fatal (from 2.23 it then fails every communicator on that device, CQ or QP):
+     *              DEVICE_FATAL, CQ_ERR, QP_FATAL, QP_REQ_ERR, QP_ACCESS_ERR
+     * @param count how many lines said it
+     * @param line  the first of them, as written
+     */
+    public record IbAsyncEvent(String port, String event, boolean fatal, long count, String line) {
+    }
+
+    /** The async events per port and event (the first 64 such pairs), and every such line. */
+    public record IbAsyncEvents(List<IbAsyncEvent> events, long count) {
+
+        static final IbAsyncEvents NONE = new IbAsyncEvents(List.of(), 0);
+    }
+
+    /**
+     * PyTorch's DistBackendError for an NCCL call that returned an error ({@link TorchNcclErrors}): "NCCL error in:
+     * …/ProcessGroupNCCL.cpp:1333, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.18.6".
+     *
+     * @param where     PyTorch's source file and line that made the call
+     * @param code      the ncclResult_t whose text NCCL printed ({@link ErrorChain#codeName}); 0 when the text is none of them
+     * @param result    NCCL's text for it, as written
+     * @param version   the NCCL version PyTorch printed; "" when the line is cut before it
+     * @param lastError NCCL's last error (its last WARN's text) when it stands on the same line (a flattened block); ""
+     *                  otherwise: PyTorch prints it on the lines after "Last error:", which are not read
+     * @param line      the line as written
+     */
+    public record TorchError(String where, int code, String result, String version, String lastError, String line) {
+    }
+
+    /** The first such errors, and every one. */
+    public record TorchErrors(List<TorchError> errors, long count) {
+
+        static final TorchErrors NONE = new TorchErrors(List.of(), 0);
+    }
+
+    /**
+     * A GPU's multi-node NVLink fabric, as NCCL printed it ({@link MnnvlFabric}): "MNNVL busId 0x901000 fabric UUID
+     * 3143b15bc2cd192b.28cc9b5473fb5b93 cliqueId 0x7ffe state 3 healthMask 0xaa".
+     *
+     * @param state      NVML's fabric registration state: 0 not supported, 1 not started, 2 in progress, 3 completed
+     * @param healthMask as printed (not decoded)
+     * @param line       the line as written
+     */
+    public record MnnvlGpu(String busId, String fabricUuid, String cliqueId, int state, String healthMask, String line) {
+
+        /** NVML's name for the state (src/include/nvmlwrap.h, NVML_GPU_FABRIC_STATE_*). */
+        public String stateName() {
+            return switch (state) {
+                case 0 -> "not supported";
+                case 1 -> "not started";
+                case 2 -> "in progress";
+                case 3 -> "completed";
+                default -> "state " + state + " (no NVML fabric state)";
+            };
+        }
+    }
+
+    /** The GPUs' fabric lines, each distinct one once (the first 64), and every such line. */
+    public record Mnnvl(List<MnnvlGpu> gpus, long lines) {
+
+        static final Mnnvl NONE = new Mnnvl(List.of(), 0);
+    }
 
     /**
      * Whether a line is NCCL's, as the parser reads it: with its prefix ("NCCL INFO", "NCCL WARN", the "NCCL version"

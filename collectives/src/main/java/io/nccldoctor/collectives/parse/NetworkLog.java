@@ -47,6 +47,9 @@ final class NetworkLog {
      */
     static Said read(String message) {
         String m = InitMessages.stripRay(message).strip();
+        if (m.contains("**")) { // Markdown bold a paste wrapped around part of the line ("**No plugin found (…)**."): NCCL prints no "**"
+            m = m.replace("**", "");
+        }
         if (m.startsWith("Using network ")) {
             return new Said(Category.CHOSEN, m, m.substring("Using network ".length()).strip(), "");
         }
@@ -167,6 +170,27 @@ final class NetworkLog {
         if (set.size() < KEEP * 4 || set.contains(value)) {
             set.add(value);
         }
+    }
+
+    /**
+     * Drops a line's text that is the start of another line of the same kind kept here (a paste's last line, cut
+     * mid-word: "NET/Plugin : No plugin found (libncc" beside "NET/Plugin : No plugin found (libnccl-net.so), …").
+     *
+     * @return the line it is the start of, or null when it is none (and nothing was dropped)
+     */
+    String dropCut(String text) {
+        for (Set<String> kept : List.of(plugins, unavailable, interfaces)) {
+            if (!kept.contains(text)) {
+                continue;
+            }
+            for (String other : kept) {
+                if (other.length() > text.length() && other.startsWith(text)) {
+                    kept.remove(text);
+                    return other;
+                }
+            }
+        }
+        return null;
     }
 
     /** Adds what a later range of the same file found, in file order. */

@@ -35,10 +35,11 @@ final class WarnLines {
     /**
      * A WARN another rule judges: an IB completion error (NCCL_IB_COMPLETION_ERROR, from "Got completion from peer … with
      * status=N" or the older "Got completion with error N"), or "Failed to open libibverbs.so[.1]" (a WARN up to 2.10.3,
-     * INFO from 2.11.4, misc/ibvwrap.cc: no verbs library, which the network rules read with what NCCL chose instead).
+     * INFO from 2.11.4, misc/ibvwrap.cc: no verbs library, which the network rules read with what NCCL chose instead), or an
+     * InfiniBand async event ({@link IbAsyncEvents}: NCCL_IB_ASYNC_FATAL, NCCL_IB_ASYNC_EVENT).
      */
     static boolean judgedElsewhere(String message) {
-        return message.contains("Got completion ") || message.contains("Failed to open libibverbs");
+        return message.contains("Got completion ") || message.contains("Failed to open libibverbs") || IbAsyncEvents.is(message);
     }
 
     /**

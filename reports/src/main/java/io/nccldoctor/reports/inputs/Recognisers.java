@@ -145,8 +145,9 @@ final class Recognisers {
         }
         int nccl = (int) Math.min(log.ncclLines(), h.nonBlank());
         boolean prefixed = h.lines().stream().anyMatch(l -> NCCL_LINE.matcher(l).find());
-        boolean watchdog = !log.watchdogTimeouts().isEmpty() || !log.watchdogHangs().isEmpty();
+        boolean watchdog = !log.watchdogTimeouts().isEmpty() || !log.watchdogHangs().isEmpty() || log.torchErrors().count() > 0;
         String what = nccl > 0 ? (nccl == 1 ? "its NCCL line" : "its " + nccl + " NCCL lines") + (prefixed ? "" : " (without NCCL's line prefix)")
+                : log.torchErrors().count() > 0 ? "PyTorch's 'NCCL error in:' line (DistBackendError)"
                 : log.watchdogTimeouts().isEmpty() ? "PyTorch's NCCL watchdog stuck" : "a PyTorch NCCL watchdog timeout";
         return new Recognition(InputKind.NCCL_LOG, log, nccl, h.nonBlank() - nccl, prefixed || watchdog, what);
     }

@@ -54,12 +54,48 @@ public final class NcclLogText {
         }
         log.watchdogTimeouts().forEach(w -> out.append("  watchdog: ").append(w).append('\n'));
         log.watchdogHangs().forEach(w -> out.append("  watchdog stuck: ").append(w).append('\n'));
+        asyncEvents(log.ibAsyncEvents(), "  ", out);
+        torchErrors(log.torchErrors(), "  ", out);
+        log.mnnvl().gpus().forEach(g -> out.append("  MNNVL fabric: GPU busId ").append(g.busId()).append(", fabric registration ")
+                .append(g.state()).append(" (").append(g.stateName()).append("), cliqueId ").append(g.cliqueId()).append(", fabric UUID ")
+                .append(g.fabricUuid()).append(", healthMask ").append(g.healthMask()).append(" (as printed)\n"));
+        if (!log.cutLastLine().isEmpty()) {
+            out.append("  ").append(log.cutLastLine()).append('\n');
+        }
         if (log.unknownMessages() > 0) {
             out.append("  NCCL INFO messages of no kind this parser knows (looked at for a transport or an algorithm only): ")
                     .append(log.unknownMessages()).append('\n');
         }
         log.differences().forEach(d -> out.append("DIFFERS between processes: ").append(d).append('\n'));
         return out.toString();
+    }
+
+    /** The IB async events, one line per port and event: "IB async event (fatal): mlx5_3:1 invalid request local work queue error: 3 lines". */
+    private static void asyncEvents(NcclLog.IbAsyncEvents a, String indent, StringBuilder out) {
+        for (NcclLog.IbAsyncEvent e : a.events()) {
+            out.append(indent).append("IB async event").append(e.fatal() ? " (fatal)" : "").append(": ")
+                    .append(e.port().isEmpty() ? "port not named (NCCL before 2.21)" : e.port()).append(' ').append(e.event()).append(": ")
+                    .append(e.count()).append(e.count() == 1 ? " line" : " lines").append('\n');
+        }
+        long listed = a.events().stream().mapToLong(NcclLog.IbAsyncEvent::count).sum();
+        if (a.count() > listed) {
+            out.append(indent).append("IB async events past the first ").append(a.events().size()).append(" ports and events: ")
+                    .append(a.count() - listed).append('\n');
+        }
+    }
+
+    /** PyTorch's DistBackendError lines: the result, the version, and NCCL's last error when it is on the line. */
+    private static void torchErrors(NcclLog.TorchErrors t, String indent, StringBuilder out) {
+        for (NcclLog.TorchError e : t.errors()) {
+            out.append(indent).append("PyTorch DistBackendError: ").append(e.code() == 0 ? "'" + e.result() + "'" : NcclLog.ErrorChain.codeName(e.code()))
+                    .append(" at ").append(e.where()).append(", NCCL ").append(e.version().isEmpty() ? "version not on the line" : e.version())
+                    .append("; last error: ").append(e.lastError().isEmpty() ? "not on this line (PyTorch prints it on the lines after "
+                            + "'Last error:', which are not read)" : e.lastError()).append('\n');
+        }
+        if (t.count() > t.errors().size()) {
+            out.append(indent).append("PyTorch DistBackendError lines past the first ").append(t.errors().size()).append(": ")
+                    .append(t.count() - t.errors().size()).append('\n');
+        }
     }
 
     /** "path from GPU 0[0] to each IB NIC (NCCL 2.3/2.4's path types): 0 PIX, 1 SYS", each NIC with its path type as printed. */
@@ -285,6 +321,8 @@ public final class NcclLogText {
             }
             log.watchdogTimeouts().forEach(w -> out.append("FAILED: ").append(file).append(": watchdog: ").append(w).append('\n'));
             log.watchdogHangs().forEach(w -> out.append("FAILED: ").append(file).append(": watchdog stuck: ").append(w).append('\n'));
+            asyncEvents(log.ibAsyncEvents(), "  " + file + ": ", out);
+            torchErrors(log.torchErrors(), "FAILED: " + file + ": ", out);
         });
         return out.toString();
     }

@@ -22,9 +22,14 @@ public final class NcclCallFailed extends NcclLogRule {
                     + "(src/nccl.h.in): 1 unhandled CUDA error, 2 system error (a socket, a file, memory), 3 internal error, 4 "
                     + "invalid argument, 5 invalid usage, 6 remote error (from 2.13: a peer failed or went away), 8 timeout (from "
                     + "2.30). The WARN line the same thread printed just before it usually says why. A log with an IB completion "
-                    + "error is judged by NCCL_IB_COMPLETION_ERROR: the chains after it are its consequence.",
+                    + "error is judged by NCCL_IB_COMPLETION_ERROR: the chains after it are its consequence. PyTorch says the "
+                    + "same of a call it made: 'torch.distributed.DistBackendError: NCCL error in: …ProcessGroupNCCL.cpp:N, "
+                    + "unhandled system error (…), NCCL version 2.18.6' is the call's ncclResult_t by NCCL's own text "
+                    + "(ncclGetErrorString), followed by PyTorch's gloss ('ncclSystemError: …') and NCCL's last WARN text "
+                    + "after 'Last error:'.",
             "the lines 'file.cc:N -> CODE' of each thread (host:pid:tid), the last one ('[Async thread]', '[Progress Thread]', "
-                    + "init.cc, group.cc), and the thread's WARN line before them",
+                    + "init.cc, group.cc), and the thread's WARN line before them; PyTorch's 'NCCL error in: …' lines (the "
+                    + "result, the NCCL version, and the last error when the block was flattened onto that line)",
             "Read the WARN before the chain and the chain's first line, where the error arose: misc/socket.cc and bootstrap.cc "
                     + "are the bootstrap's TCP connections (NCCL_SOCKET_IFNAME, a firewall, an address NCCL cannot use), "
                     + "transport/net_ib.cc the IB devices, a plugin's own lines the plugin. Rerun with NCCL_DEBUG=INFO "
@@ -38,8 +43,12 @@ public final class NcclCallFailed extends NcclLogRule {
     @Override
     Optional<Finding> judge(String name, NcclLog log) {
         NcclLog.Errors errors = log.errors();
-        if (errors.failedChains() == 0 || !log.ibErrors().isEmpty()) {
+        NcclLog.TorchErrors torch = log.torchErrors();
+        if (errors.failedChains() == 0 && torch.count() == 0 || !log.ibErrors().isEmpty()) {
             return Optional.empty();
+        }
+        if (errors.failedChains() == 0) {
+            return Optional.of(finding(name, torchTitle(torch), torchEvidence(name, torch, errors)));
         }
         List<NcclLog.ErrorChain> failed = errors.chains().stream().filter(NcclLog.ErrorChain::failed).toList();
         List<String> evidence = new ArrayList<>();
@@ -62,6 +71,9 @@ public final class NcclCallFailed extends NcclLogRule {
             evidence.add(errors.warningCount() + " WARN line" + (errors.warningCount() == 1 ? "" : "s") + "; the first: "
                     + errors.warnings().get(0));
         }
+        if (torch.count() > 0) {
+            evidence.addAll(torchLines(torch));
+        }
         evidence.add("source: " + name);
         long n = errors.failedChains();
         String title = (n == 1 ? "an NCCL call failed" : n + " NCCL calls failed") + (failed.isEmpty()
@@ -69,6 +81,51 @@ public final class NcclCallFailed extends NcclLogRule {
                 : (n == 1 ? "" : ", the first") + " with " + NcclLog.ErrorChain.codeName(failed.get(0).code()) + ", up to "
                 + message(failed.get(0).top()));
         return Optional.of(finding(name, title, evidence));
+    }
+
+    /** "an NCCL call failed (PyTorch's DistBackendError) with ncclSystemError (system error), NCCL 2.18.6". */
+    private static String torchTitle(NcclLog.TorchErrors torch) {
+        long n = torch.count();
+        String head = n == 1 ? "an NCCL call failed (PyTorch's DistBackendError)" : n + " NCCL calls failed (PyTorch's DistBackendError)";
+        if (torch.errors().isEmpty()) {
+            return head;
+        }
+        NcclLog.TorchError e = torch.errors().get(0);
+        return head + (n == 1 ? "" : ", the first") + " with " + result(e) + (e.version().isEmpty() ? "" : ", NCCL " + e.version())
+                + (e.lastError().isEmpty() ? "" : ": " + e.lastError());
+    }
+
+    private static List<String> torchEvidence(String name, NcclLog.TorchErrors torch, NcclLog.Errors errors) {
+        List<String> evidence = new ArrayList<>(torchLines(torch));
+        if (errors.chainCount() > 0) {
+            evidence.add(errors.chainCount() + " NCCL error " + (errors.chainCount() == 1 ? "chain" : "chains")
+                    + " that stop below the call (NCCL went on, or the log is cut there)");
+        }
+        if (errors.warningCount() > 0) {
+            evidence.add(errors.warningCount() + " WARN line" + (errors.warningCount() == 1 ? "" : "s") + "; the first: "
+                    + errors.warnings().get(0));
+        }
+        evidence.add("source: " + name);
+        return evidence;
+    }
+
+    /** PyTorch's errors, each with where the last error is when it is not on its line. */
+    private static List<String> torchLines(NcclLog.TorchErrors torch) {
+        List<String> lines = new ArrayList<>();
+        for (NcclLog.TorchError e : torch.errors()) {
+            lines.add("PyTorch: " + result(e) + " at " + e.where() + ", NCCL " + (e.version().isEmpty() ? "version not on the line" : e.version())
+                    + "; last error: " + (e.lastError().isEmpty() ? "not on this line (PyTorch prints it on the lines after 'Last error:', "
+                    + "which are not read: read it there, it is NCCL's last WARN)" : e.lastError()));
+            lines.add("its line: " + e.line());
+        }
+        if (torch.count() > torch.errors().size()) {
+            lines.add(torch.count() - torch.errors().size() + " more DistBackendError lines past the first " + torch.errors().size());
+        }
+        return lines;
+    }
+
+    private static String result(NcclLog.TorchError e) {
+        return e.code() == 0 ? "'" + e.result() + "' (no ncclResult_t's text)" : NcclLog.ErrorChain.codeName(e.code());
     }
 
     /** A chain in a line: its thread, size, code, where it arose and where it ended. */

@@ -22,7 +22,7 @@ public final class Reports {
         return List.of(new DataCorruption(), new AbovePhysicalCeiling(), new BelowBaseline(), new RunBelowPeers(), new ConstantCeiling(),
                 new LinkLimited(), new FarBelowExpected(), new ProtocolPathology(),
                 new AlignmentCliff(), new InPlaceDivergence(), new UnstableResults(), new LinkImbalance(), new SingleRank(),
-                new NcclCompletionError(), new NcclWatchdogTimeout(), new NcclSocketNetwork(), new NcclNoGdr(), new NcclProcessesDisagree(),
+                new NcclCompletionError(), new NcclIbAsyncFatal(), new NcclIbAsyncEvent(), new NcclWatchdogTimeout(), new NcclSocketNetwork(), new NcclNoGdr(), new NcclProcessesDisagree(),
                 new NcclPluginFallback(), new NcclCallFailed(), new NcclWarnLines(), new AtBaseline(), new PerftestFailed());
     }
 
