@@ -145,6 +145,9 @@ final class CorpusFacts {
         k.put("corpus/nccl-log/nccl-log-deepep-h200-4-processes-channel-lines-only.txt\tprocesses", "two of the four processes print "
                 + "only 'Channel … via P2P/CUMEM' lines, counted by their transport without looking up their prefix (a lookup on "
                 + "every such line costs about a tenth of the scan of a job's log): 2 are counted, and the output says so");
+        k.put("corpus/nccl-log/nccl-log-socket-finalize-accept-6-processes-proxy-lines.txt\tprocesses", "four of the six processes "
+                + "print only proxy connection and P2P channel lines, counted without looking up their prefix (as above): the two "
+                + "whose WARN lines are read are counted, and the output says which lines it looked at");
         return k;
     }
 

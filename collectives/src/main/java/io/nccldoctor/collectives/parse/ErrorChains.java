@@ -15,8 +15,8 @@ import java.util.Set;
  * INFO_LOC in src/include/debug.h), and the thread that ran the call ends the chain with a line of its own:
  * "group.cc:64 -> 3 [Async thread]" (ncclAsyncJobMain, the communicator's initialisation job), "proxy.cc:878 -> 6
  * [Progress Thread]" ("[Proxy Thread]" up to 2.20: the proxy's progress thread, whose error becomes the communicator's).
- * The lines of one thread ("host:pid:tid") are one chain until such a line ends it, the code changes, or a location
- * repeats (the same call failing again). WARN lines are judged here too: those NCCL itself calls harmless, and those
+ * The lines of one thread ("host:pid:tid") are one chain until such a line ends it, the code changes, a location
+ * repeats (the same call failing again) or a WARN of the thread reports another error. WARN lines are judged here too: those NCCL itself calls harmless, and those
  * another rule reads, are counted apart from the rest.
  */
 final class ErrorChains {
@@ -275,29 +275,31 @@ final class ErrorChains {
         String thread = b.text(thread(line, WarnLines.prefixEnd(line, first)));
         lastWarning.put(thread, kept);
         touched.add(thread);
+        open.remove(thread); // a WARN reports another error: the -> lines after it are its chain, not the last one's
     }
 
     /**
      * Adds what a later range of the same file read, as one pass would have: a thread's first chain there goes on with
-     * its chain left open here when its first line would have (same code, a new location), and a chain there whose
+     * its chain left open here when its first line would have (same code, a new location, no WARN of the thread before
+     * it in its range), and a chain there whose
      * thread had no warning or ended chain before it in its range takes the warning this range left for that thread.
      */
     void absorb(ErrorChains o) {
-        for (Chain c : o.kept) {
-            if (c.inherits && touched.contains(c.thread)) {
-                c.cause = lastWarning.get(c.thread);
-                c.inherits = false;
-            }
-        }
         Set<Chain> joined = new HashSet<>();
         for (Map.Entry<String, Chain> e : o.first.entrySet()) {
             Chain mine = open.get(e.getKey());
             Chain theirs = e.getValue();
-            if (mine != null && mine.continuedBy(theirs.code, theirs.firstLocation)) {
+            if (mine != null && theirs.inherits && mine.continuedBy(theirs.code, theirs.firstLocation)) {
                 chains--;
                 failed -= mine.failed && theirs.failed ? 1 : 0;
                 mine.join(theirs);
                 joined.add(theirs);
+            }
+        }
+        for (Chain c : o.kept) { // after the joins, which read whether a chain came first in its thread
+            if (c.inherits && touched.contains(c.thread)) {
+                c.cause = lastWarning.get(c.thread);
+                c.inherits = false;
             }
         }
         for (Chain c : o.kept) {

@@ -135,4 +135,23 @@ class ErrorChainsTest {
         NcclLog old = CorpusLogs.read("nccl-log-efa-p4d-2.9.9-mpi-tag-with-table-16rank.txt");
         assertThat(old.communicatorSizes()).as("2.9.9 prints no commId: one per line, as before").isEqualTo(Map.of(16, 16L));
     }
+
+    /**
+     * NVIDIA/nccl-tests#360: each of two proxy threads prints "socketFinalizeAccept: wrong type 4 != 3" twice, each WARN
+     * followed by the same four locations: four chains, each after its own WARN, whether the file is read in one pass or
+     * cut between a WARN and its chain (LogRangesTest cuts it everywhere).
+     */
+    @Test
+    void aWarnStartsTheChainAfterIt() throws IOException {
+        NcclLog.Errors e = CorpusLogs.read("nccl-log-socket-finalize-accept-6-processes-proxy-lines.txt").errors();
+        assertThat(e.chainCount()).isEqualTo(4);
+        assertThat(e.failedChains()).as("none reaches init.cc, group.cc or a thread's own line").isZero();
+        assertThat(e.chains()).allSatisfy(c -> {
+            assertThat(c.count()).isEqualTo(4);
+            assertThat(c.top()).endsWith("transport/net.cc:883 -> 3");
+            assertThat(c.cause()).endsWith("NCCL WARN socketFinalizeAccept: wrong type 4 != 3");
+        });
+        assertThat(e.chains()).extracting(NcclLog.ErrorChain::thread).containsExactly("node-0:5109:5177", "node-0:5109:5177",
+                "node-0:5111:5176", "node-0:5111:5176");
+    }
 }
