@@ -225,6 +225,10 @@ final class CorpusFacts {
                 Match.TEXT));
         all.add(fact("rdma", "adapterFirmware", at("/adapters/0/fw"), Match.TEXT));
         all.add(fact("rdma", "notUnderstood", at("/lines/notUnderstood"), Match.NUMBER));
+        all.add(fact("rdma", "driverFirmware", at("/driverInfo/0/firmware"), Match.TEXT));
+        all.add(fact("rdma", "driverBusInfo", at("/driverInfo/0/busInfo"), Match.TEXT));
+        all.add(fact("rdma", "unopened", at("/unopened"), Match.NUMBER));
+        all.add(prefixed("rdma", "fabricPort.", CorpusFacts::fabricPort, Match.STATE));
         // nvidia-smi-topo: SmiTopoMatrix
         all.add(fact("nvidia-smi-topo", "gpus", d -> Optional.of("" + items(d.path("devices"), JsonNode::asText).stream()
                 .filter(x -> x.startsWith("GPU")).count()), Match.NUMBER));
@@ -515,6 +519,23 @@ final class CorpusFacts {
                         return Optional.of(items(p.at("/netdevs/value"), n -> n.path("name").asText()).stream().collect(Collectors.joining(",")));
                     }
                     return PORT_FIELDS.containsKey(m.group(3)) ? value(p.path(PORT_FIELDS.get(m.group(3)))) : Optional.empty();
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** "Lid 1.18.state": a port ibportstate printed, kept apart from the host's devices under the address it was reached by. */
+    private static Optional<String> fabricPort(JsonNode d, String which) {
+        Matcher m = PORT.matcher(which);
+        if (!m.matches()) {
+            return Optional.empty();
+        }
+        for (JsonNode node : items(d.path("fabric"), x -> x)) {
+            for (JsonNode p : node.at("/ports/value")) {
+                if (node.path("name").asText().equals(m.group(1)) && p.path("number").asText().equals(m.group(2))
+                        && PORT_FIELDS.containsKey(m.group(3))) {
+                    return value(p.path(PORT_FIELDS.get(m.group(3))));
                 }
             }
         }

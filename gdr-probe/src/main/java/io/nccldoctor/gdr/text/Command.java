@@ -23,7 +23,7 @@ record Command(String text, List<String> words, Optional<String> cwd) {
     private static final Set<String> TOOLS = Set.of("ibv_devinfo", "ibv_devices", "ibstat", "ibstatus", "show_gids",
             "ibdev2netdev", "rdma", "mlnx_qos", "ethtool", "show_counters", "ls", "grep", "cat", "for", "echo", "sudo", "cd",
             "ip", "ifconfig", "lspci", "lsmod", "dmesg", "kubectl", "docker", "ssh", "nvidia-smi", "mst", "mlxconfig",
-            "mlxfwreset", "mlxfwmanager", "cma_roce_tos", "sysctl", "ofed_info", "talosctl", "find", "done");
+            "mlxfwreset", "mlxfwmanager", "ibportstate", "cma_roce_tos", "sysctl", "ofed_info", "talosctl", "find", "done");
     /**
      * A prompt: optional "(env) ", then "user@host:dir", "[user@host dir]", "bash-5.1", or a path, then "$" or "#" and
      * a blank. A line that is only "# words" is a prompt too (a root shell, or a comment: both are not output).

@@ -1,5 +1,7 @@
 package io.nccldoctor.gdr.text;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -13,8 +15,14 @@ import java.util.regex.Pattern;
  */
 final class DevinfoReader implements SectionReader {
 
-    /** Also "port:" with its number: a port section pasted without the "hca_id:" line above it. */
-    static final Pattern OPENS = Pattern.compile("^\\s*(hca_id:\\s*\\S+|\\d+ HCAs? found:|No IB devices found\\.?|port:\\s*\\d+)\\s*$");
+    /**
+     * Also "port:" with its number: a port section pasted without the "hca_id:" line above it; a device print_hca_cap
+     * could not open or query (devinfo.c: "Failed to open device", "Failed to query device props", no name given);
+     * and a port key only devinfo prints, indented: an excerpt that starts inside a port section.
+     */
+    static final Pattern OPENS = Pattern.compile("^\\s*(hca_id:\\s*\\S+|\\d+ HCAs? found:|No IB devices found\\.?|port:\\s*\\d+"
+            + "|Failed to open device|Failed to query device props)\\s*$|^\\s+(max_mtu|active_mtu|port_lid|port_lmc|port_cap_flags):\\s+\\S.*$");
+    private static final Pattern FAILED = Pattern.compile("^(Failed to open device|Failed to query device props)$");
     /** "GID[ 14]:" also behind Markdown's bold mark ("**GID[ 14]:", an issue's emphasis whose closing mark was cut). */
     private static final Pattern KEY_VALUE = Pattern.compile("^\\s*(?:\\*\\*)?(GID\\[\\s*\\d+\\]|[A-Za-z_][\\w ]*?)\\s*:\\s*(.*?)\\s*$");
     private static final Pattern PORT = Pattern.compile("^port:\\s*(\\d+)$");
@@ -36,6 +44,11 @@ final class DevinfoReader implements SectionReader {
     private boolean listing;
     private Integer width;
     private Double laneGbps;
+    /** Port lines read before any "hca_id:" or "port:" line: an excerpt cut inside a port section. */
+    private final List<String> cutPort = new ArrayList<>();
+    private int cutFirst;
+    /** Where the note on those lines is in the paste's notes, rewritten as lines come. */
+    private int cutNote = -1;
 
     DevinfoReader(PasteFacts facts) {
         this.facts = facts;
@@ -59,6 +72,10 @@ final class DevinfoReader implements SectionReader {
             facts.noDevices(at);
             return Verdict.FACT;
         }
+        if (FAILED.matcher(t).matches()) {
+            facts.unopened(at);
+            return Verdict.FACT;
+        }
         if (listing && t.matches("[\\w.-]+") && !line.equals(t)) {
             facts.device(t);
             return Verdict.FACT;
@@ -70,7 +87,7 @@ final class DevinfoReader implements SectionReader {
                     + "not named in the input, and its device lines (fw_ver, node_guid) are not there");
         }
         if (device == null) {
-            return Verdict.FOREIGN;
+            return cutPortLine(line, at);
         }
         if (portLine.matches()) {
             device.portsStated = true;
@@ -86,10 +103,37 @@ final class DevinfoReader implements SectionReader {
         if (port != null) {
             return kv.matches() ? portKey(kv.group(1), kv.group(2), at) : Verdict.FOREIGN;
         }
+        if (kv.matches() && kv.group(2).isEmpty() && Set.of("fw_ver", "node_guid", "vendor_part_id").contains(kv.group(1))) {
+            // devinfo.c prints these with a value (fw_ver only when it has one): an empty one is where the excerpt was cut
+            facts.notes.add(device.name + " " + kv.group(1) + " printed without its value (" + at + "): the input is cut there");
+            return Verdict.KNOWN;
+        }
         if (kv.matches() && deviceKey(kv.group(1), kv.group(2), at)) {
             return Verdict.FACT;
         }
         return line.startsWith("\t") || line.startsWith("  ") ? Verdict.KNOWN : Verdict.FOREIGN;
+    }
+
+    /**
+     * A port line before any device or port line: the excerpt starts inside a port section, so neither the device nor
+     * the port number is in the input. The lines are the tool's and are kept, in a note, as printed; they are no
+     * port's facts, since a port needs its number, and a guessed one would be judged as that port.
+     */
+    private Verdict cutPortLine(String line, Slot.Line at) {
+        Matcher kv = KEY_VALUE.matcher(line);
+        if (!kv.matches() || !PORT_KEYS.contains(kv.group(1)) || line.equals(line.strip())) {
+            return Verdict.FOREIGN;
+        }
+        if (cutPort.isEmpty()) {
+            cutFirst = at.number();
+            cutNote = facts.notes.size();
+            facts.notes.add("");
+        }
+        cutPort.add(kv.group(1) + " " + kv.group(2));
+        facts.notes.set(cutNote, "ibv_devinfo lines " + cutFirst + "-" + at.number() + " end a port section whose hca_id and port "
+                + "lines are above the input's first line (" + String.join(", ", cutPort) + "): device and port not named, "
+                + "so not judged");
+        return Verdict.KNOWN;
     }
 
     private boolean deviceKey(String key, String value, Slot.Line at) {

@@ -25,6 +25,11 @@ final class PasteFacts {
     private final Map<String, DeviceFacts> devices = new LinkedHashMap<>();
     private final Map<String, NetdevFacts> netdevs = new LinkedHashMap<>();
     private final List<AdapterFacts> adapters = new ArrayList<>();
+    private final List<DriverFacts> drivers = new ArrayList<>();
+    /** Nodes `ibportstate` reached, by the address it printed: fabric ports, not this host's devices. */
+    private final Map<String, DeviceFacts> fabric = new LinkedHashMap<>();
+    /** Lines of ibv_devinfo's "Failed to open device" / "Failed to query device props", one per device not opened. */
+    private final List<Integer> unopened = new ArrayList<>();
     /** Set when a tool said there is no RDMA device ("No IB devices found"). */
     private Slot.Line noDevices;
     /** Set when show_gids listed no GID at all ("n_gids_found=0"). */
@@ -68,6 +73,94 @@ final class PasteFacts {
                     + "no RDMA device, so the devices' firmware check does not see them");
         }
         return out;
+    }
+
+    /** A new `ethtool -i` block of the net device its command line named (or {@link RdmaPaste#UNNAMED}). */
+    DriverFacts driverInfo(String netdev, Slot.Line at) {
+        DriverFacts d = new DriverFacts(netdev, at);
+        drivers.add(d);
+        return d;
+    }
+
+    DeviceFacts fabricNode(String address) {
+        return fabric.computeIfAbsent(address, DeviceFacts::new);
+    }
+
+    /** The ports ibportstate printed, each also said in a note, since the port rules do not judge them. */
+    List<RdmaDevices.RdmaDevice> fabric() {
+        List<RdmaDevices.RdmaDevice> out = new ArrayList<>();
+        for (DeviceFacts d : fabric.values()) {
+            List<RdmaDevices.RdmaPort> ports = d.ports.values().stream().map(p -> p.build(this)).toList();
+            ports.forEach(p -> notes.add("ibportstate " + d.name + " port " + p.number() + ": " + p.state().describe() + " ("
+                    + p.physState().describe() + "), " + p.rate().describe() + (p.lid().isValue() ? ", LID " + p.lid().get() : "")
+                    + "; a fabric port reached by that address (a switch's, or the far end of a link), not one of this host's "
+                    + "RDMA devices: kept apart (fabric), not judged by the port rules"));
+            out.add(new RdmaDevices.RdmaDevice(d.name, Fact.absent("ibportstate prints no PCI address"), Fact.absent(NOT_IN_INPUT),
+                    Fact.absent(NOT_IN_INPUT), Fact.of(ports), Fact.absent(NOT_IN_INPUT)));
+        }
+        return out;
+    }
+
+    /** ibv_devinfo could not open (or query) a device it found; it does not say which. */
+    void unopened(Slot.Line at) {
+        unopened.add(at.number());
+    }
+
+    int unopenedCount() {
+        return unopened.size();
+    }
+
+    /**
+     * The note that says the devices ibv_devinfo could not open, or nothing. print_hca_cap (rdma-core
+     * libibverbs/examples/devinfo.c) prints "Failed to open device" when ibv_open_device fails on a device of the
+     * list, before its hca_id line, so the device is not named: its /dev/infiniband/uverbsN is missing in a
+     * container that was not given it (an SR-IOV VF assigned elsewhere), or not readable by the user.
+     */
+    void unopenedNote() {
+        if (!unopened.isEmpty()) {
+            notes.add("ibv_devinfo could not open " + unopened.size() + " device" + (unopened.size() == 1 ? "" : "s") + " it found "
+                    + "(\"Failed to open device\", line" + (unopened.size() == 1 ? " " : "s ") + String.join(", ",
+                    unopened.stream().map(String::valueOf).toList()) + "): they are on the host's device list, but their "
+                    + "verbs device (/dev/infiniband/uverbsN) is absent here (a container or VF not given it) or not "
+                    + "permitted; the tool names none of them, and their ports are not in the input nor judged");
+        }
+    }
+
+    /**
+     * Gives each `ethtool -i` block's firmware and PCI function to the RDMA device the input places there: the one
+     * whose PCI address (ls -l /sys/class/infiniband, sysfs) is its bus-info, or the one whose port the named
+     * interface belongs to (ibdev2netdev, rdma link). Call once, before {@link #rdma()}.
+     */
+    void tieDriverInfo() {
+        for (DriverFacts d : drivers) {
+            Optional<DeviceFacts> dev = devices.values().stream().filter(x -> d.busInfo.isSet() && x.pci.isSet()
+                    && x.pci.value().equals(d.busInfo.value())).findFirst();
+            if (dev.isEmpty() && !d.netdev.equals(RdmaPaste.UNNAMED)) {
+                dev = devices.values().stream().filter(x -> x.ports.values().stream().anyMatch(p -> p.netdevs.contains(d.netdev))).findFirst();
+            }
+            String what = "ethtool -i" + (d.netdev.equals(RdmaPaste.UNNAMED) ? "" : " " + d.netdev) + " (" + d.from + ")";
+            if (dev.isPresent()) {
+                d.device = dev.get().name;
+                if (d.firmware.isSet()) {
+                    dev.get().fw.set(d.firmware.value(), d.firmware.from(), notes);
+                }
+                if (d.busInfo.isSet() && Slot.PCI.matcher(d.busInfo.value()).matches()) {
+                    dev.get().pci.set(d.busInfo.value(), d.busInfo.from(), notes);
+                }
+            } else if (d.firmware.isSet() || d.busInfo.isSet()) {
+                notes.add(what + ": driver " + d.driver.fact(NOT_IN_INPUT).describe() + ", firmware " + d.firmware.fact(NOT_IN_INPUT)
+                        .describe() + (d.psid.isSet() ? " (PSID " + d.psid.value() + ")" : "") + ", PCI " + d.busInfo.fact(NOT_IN_INPUT)
+                        .describe() + ": the input places no RDMA device at that PCI function, so the devices' firmware check does "
+                        + "not see it");
+            }
+        }
+    }
+
+    List<RdmaPaste.DriverInfo> driverInfos() {
+        String empty = "printed empty, or not in the input";
+        return drivers.stream().map(d -> new RdmaPaste.DriverInfo(d.netdev, d.from.number(), d.driver.fact(empty), d.firmware.fact(empty),
+                d.psid.fact("no PSID in parentheses after the firmware"), d.busInfo.fact(empty), d.device == null
+                ? Fact.absent("no RDMA device of the input at this PCI function or net device") : Fact.of(d.device))).toList();
     }
 
     /** rdma_cm's per-port defaults from configfs. */
@@ -149,6 +242,27 @@ final class PasteFacts {
 
     private static Fact<Map<String, Fact<Long>>> folder(Map<String, Fact<Long>> values, String name) {
         return values.isEmpty() ? Fact.absent("no " + name + " in the input") : Fact.of(new TreeMap<>(values));
+    }
+
+    /** One `ethtool -i` block. */
+    static final class DriverFacts {
+        final String netdev;
+        final Slot.Line from;
+        final Slot<String> driver;
+        final Slot<String> firmware;
+        final Slot<String> psid;
+        final Slot<String> busInfo;
+        String device;
+
+        DriverFacts(String netdev, Slot.Line from) {
+            this.netdev = netdev;
+            this.from = from;
+            String label = "ethtool -i " + netdev + " (" + from + ")";
+            driver = new Slot<>(label + " driver");
+            firmware = new Slot<>(label + " firmware");
+            psid = new Slot<>(label + " PSID");
+            busInfo = new Slot<>(label + " bus-info");
+        }
     }
 
     /** One mlxfwmanager device block. */

@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * Port states in the kernel's words (drivers/infiniband/core/sysfs.c, what the live probe records), from the numbers
  * and words each tool prints: ibv_devinfo "PORT_ACTIVE (4)" / "LINK_UP (5)" (rdma-core libibverbs/examples/devinfo.c),
  * ibstat "Active" / "LinkUp" (infiniband-diags/ibstat.c), rdma link "ACTIVE" / "LINK_UP" (iproute2 rdma/link.c),
- * ibstatus and sysfs "4: ACTIVE" / "5: LinkUp".
+ * ibstatus and sysfs "4: ACTIVE" / "5: LinkUp", ibportstate "Initialize" / "NoChange" (libibmad dump.c mad_dump_portstate).
  */
 final class PortStates {
 
@@ -22,8 +22,8 @@ final class PortStates {
             "LinkErrorRecovery", "Phy Test");
 
     /** Every tool's word for a state, upper-cased, → the state's number. */
-    private static final Map<String, Integer> STATE_WORDS = Map.ofEntries(Map.entry("NOP", 0), Map.entry("DOWN", 1),
-            Map.entry("INIT", 2), Map.entry("INITIALIZING", 2), Map.entry("ARMED", 3), Map.entry("ACTIVE", 4),
+    private static final Map<String, Integer> STATE_WORDS = Map.ofEntries(Map.entry("NOP", 0), Map.entry("NOCHANGE", 0), Map.entry("DOWN", 1),
+            Map.entry("INIT", 2), Map.entry("INITIALIZE", 2), Map.entry("INITIALIZING", 2), Map.entry("ARMED", 3), Map.entry("ACTIVE", 4),
             Map.entry("ACTIVE_DEFER", 5), Map.entry("PORT_DOWN", 1), Map.entry("PORT_INIT", 2), Map.entry("PORT_ARMED", 3),
             Map.entry("PORT_ACTIVE", 4), Map.entry("PORT_ACTIVE_DEFER", 5));
 
@@ -32,6 +32,7 @@ final class PortStates {
      * phys_state_str), so the word is read in the tool's own table, never in the other one's.
      */
     private static final Map<String, Integer> PHYS_WORDS = Map.ofEntries(Map.entry("NO STATE CHANGE", 0), Map.entry("NOP", 0),
+            Map.entry("NOCHANGE", 0),
             Map.entry("SLEEP", 1), Map.entry("POLLING", 2), Map.entry("DISABLED", 3),
             Map.entry("PORTCONFIGURATIONTRAINING", 4), Map.entry("PORT_CONFIGURATION TRAINNING", 4), Map.entry("LINKUP", 5),
             Map.entry("LINK_UP", 5), Map.entry("LINKERRORRECOVERY", 6), Map.entry("LINK_ERROR_RECOVERY", 6),

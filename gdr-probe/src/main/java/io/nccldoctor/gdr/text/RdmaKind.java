@@ -18,6 +18,8 @@ public enum RdmaKind {
     MLNX_QOS("mlnx_qos", "mlnx_qos -i IFACE"),
     ETHTOOL("ethtool -S", "ethtool -S IFACE"),
     MLXFWMANAGER("mlxfwmanager", "mlxfwmanager --query (firmware and PSID per adapter)"),
+    ETHTOOL_INFO("ethtool -i", "ethtool -i IFACE (driver, firmware and PSID, PCI address)"),
+    IBPORTSTATE("ibportstate", "ibportstate LID PORT (a port's PortInfo: link state, width, speed, LIDs)"),
     IP("ip", "ip addr or ip link (each net device's MTU and state)");
 
     private final String key;

@@ -22,10 +22,17 @@ import java.util.Set;
  * @param adapters      mlxfwmanager's device blocks: firmware per adapter, named by PCI address, not by RDMA device
  * @param rdmaCm        rdma_cm's per-port defaults read from configfs (default_roce_mode, default_roce_tos), each the
  *                      last value the input read
+ * @param driverInfo    `ethtool -i` blocks: driver, firmware, PSID and PCI function of a net device
+ * @param unopened      ibv_devinfo's "Failed to open device" (or "Failed to query device props") lines: devices the
+ *                      host lists that the tool could not open (rdma-core libibverbs/examples/devinfo.c print_hca_cap,
+ *                      which names no device then); their ports are not in the input
+ * @param fabric        ports `ibportstate` printed, per node address ("Lid 1"): ports of the fabric (a switch's, a
+ *                      peer's), not this host's RDMA devices, so kept apart from {@code rdma} and not judged by its rules
  */
 public record RdmaPaste(String source, List<Section> sections, RdmaDevices rdma, List<CounterSnapshot.Port> counters,
                         List<CounterSnapshot.Netdev> otherEthtool, Lines lines, List<Unread> notUnderstood, List<String> notes,
-                        List<Adapter> adapters, List<RdmaCmDefault> rdmaCm) {
+                        List<Adapter> adapters, List<RdmaCmDefault> rdmaCm, List<DriverInfo> driverInfo, int unopened,
+                        List<RdmaDevices.RdmaDevice> fabric) {
 
     /** The name a device or interface gets when the paste does not say which one a listing belongs to. */
     public static final String UNNAMED = "(not named in the input)";
@@ -38,6 +45,24 @@ public record RdmaPaste(String source, List<Section> sections, RdmaDevices rdma,
         notes = List.copyOf(notes);
         adapters = List.copyOf(adapters);
         rdmaCm = List.copyOf(rdmaCm);
+        driverInfo = List.copyOf(driverInfo);
+        fabric = List.copyOf(fabric);
+    }
+
+    /**
+     * One `ethtool -i` block (ethtool's dump_drvinfo prints what the driver's get_drvinfo fills in).
+     *
+     * @param netdev     the interface its command line named, or {@link #UNNAMED}
+     * @param line       the line of "driver:"
+     * @param firmware   firmware-version up to the parenthesis: mlx5 prints "%d.%d.%04d (%.16s)", the firmware and
+     *                   the board's PSID (drivers/net/ethernet/mellanox/mlx5/core/en_ethtool.c,
+     *                   mlx5e_ethtool_get_drvinfo), the version sysfs fw_ver gives without the PSID
+     * @param psid       the part in parentheses (MT_2420110034)
+     * @param busInfo    bus-info: the PCI function of a PCI NIC ("0000:af:00.0"); empty for a virtual one (veth)
+     * @param rdmaDevice the RDMA device the input places at that PCI function, which then takes the firmware
+     */
+    public record DriverInfo(String netdev, int line, Fact<String> driver, Fact<String> firmware, Fact<String> psid,
+                             Fact<String> busInfo, Fact<String> rdmaDevice) {
     }
 
     /**

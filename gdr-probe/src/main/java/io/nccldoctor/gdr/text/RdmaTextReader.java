@@ -39,7 +39,9 @@ public final class RdmaTextReader {
             new Shape(RdmaKind.SHOW_COUNTERS, (l, c) -> CounterListReader.SHOW_COUNTERS.matcher(l).matches(),
                     CounterListReader::showCounters),
             new Shape(RdmaKind.ETHTOOL, CounterListReader::opensEthtool, CounterListReader::ethtool),
-            new Shape(RdmaKind.MLXFWMANAGER, (l, c) -> MlxfwmanagerReader.OPENS.matcher(l).matches(), (f, c) -> new MlxfwmanagerReader(f)));
+            new Shape(RdmaKind.MLXFWMANAGER, (l, c) -> MlxfwmanagerReader.OPENS.matcher(l).matches(), (f, c) -> new MlxfwmanagerReader(f)),
+            new Shape(RdmaKind.ETHTOOL_INFO, (l, c) -> EthtoolInfoReader.OPENS.matcher(l).matches(), EthtoolInfoReader::new),
+            new Shape(RdmaKind.IBPORTSTATE, (l, c) -> IbportstateReader.opens(l), (f, c) -> new IbportstateReader(f)));
 
     /** `echo 106 > /sys/class/infiniband/mlx5_2/tc/1/traffic_class`, MLNX_OFED's per-port default traffic class. */
     private static final Pattern TC_WRITE = Pattern.compile("echo\\s+(\\d+)\\s*>\\s*/sys/class/infiniband/([\\w.-]+)/tc/(\\d+)/traffic_class");
@@ -100,7 +102,8 @@ public final class RdmaTextReader {
             skipped++;
             return;
         }
-        Optional<Command> cmd = Command.of(line);
+        // "# Port info: Lid 1 port 18" has the shape of a root prompt's command: ibportstate's header wins
+        Optional<Command> cmd = IbportstateReader.HEADER.matcher(t).matches() ? Optional.empty() : Command.of(line);
         if (cmd.isPresent()) {
             Matcher tc = TC_WRITE.matcher(cmd.get().text());
             if (tc.find()) {
@@ -157,9 +160,12 @@ public final class RdmaTextReader {
     }
 
     private RdmaPaste result(int total) {
+        facts.tieDriverInfo();
+        facts.unopenedNote();
         return new RdmaPaste(source, sections, facts.rdma(), facts.counterPorts(), facts.otherEthtool(),
                 new RdmaPaste.Lines(total, factLines, known, skipped, unread.size()), unread, facts.notes, facts.adapters(),
-                facts.rdmaCm.settings());
+                facts.rdmaCm.settings(), facts.driverInfos(), facts.unopenedCount(),
+                facts.fabric());
     }
 
     private static String abbreviate(String s) {

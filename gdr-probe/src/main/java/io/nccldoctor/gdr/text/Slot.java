@@ -3,6 +3,7 @@ package io.nccldoctor.gdr.text;
 import io.nccldoctor.core.Fact;
 import java.util.List;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * One fact as the pasted text states it, with the line that stated it. Sections of one paste were often taken at
@@ -10,6 +11,9 @@ import java.util.Objects;
  * never a silent overwrite.
  */
 final class Slot<T> {
+
+    /** A PCI function as sysfs and ethtool's bus-info write it: "0000:af:00.0". */
+    static final Pattern PCI = Pattern.compile("[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]");
 
     private final String what;
     private T value;

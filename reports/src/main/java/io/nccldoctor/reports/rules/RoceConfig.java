@@ -11,6 +11,7 @@ import io.nccldoctor.reports.Severity;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -57,8 +58,9 @@ public final class RoceConfig implements Rule {
                     + "active MTU of the two ends (NVIDIA/nccl src/transport/net_ib/connect.cc), so one node at 1024 slows "
                     + "its peers too. In the field report 1500 capped a 100G link at 83 Gbit/s. An MTU reset to 1500 after a "
                     + "reboot (a netplan or NetworkManager profile without mtu) is a classic.",
-            "the mtu of each RoCE port's net device (/sys/class/net/NAME/mtu) against thresholds.roceMinMtu, and the port's "
-                    + "active_mtu and max_mtu (ibv_devinfo)",
+            "the mtu of each ACTIVE RoCE port's net device (/sys/class/net/NAME/mtu) against thresholds.roceMinMtu, and the "
+                    + "port's active_mtu and max_mtu (ibv_devinfo); a port whose state is read and is not ACTIVE is listed as "
+                    + "not judged (NCCL opens ACTIVE ports only)",
             "Set the MTU persistently (netplan `mtu: 9000`, nmcli, or the NIC's ifcfg) on the node and on the switch "
                     + "ports, then check `ibv_devinfo` active_mtu 4096.");
 
@@ -70,6 +72,8 @@ public final class RoceConfig implements Rule {
     private final Predicate<RdmaPorts.Port> judgeable;
     private final String notJudgeable;
     private final Problem problem;
+    /** Why a RoCE port is left out of this rule, or empty when the rule judges it. */
+    private final Function<RdmaPorts.Port, Optional<String>> leftOut;
 
     /** What is wrong with one port, as evidence lines; empty when nothing is. */
     private interface Problem {
@@ -77,10 +81,16 @@ public final class RoceConfig implements Rule {
     }
 
     private RoceConfig(RuleInfo info, Predicate<RdmaPorts.Port> judgeable, String notJudgeable, Problem problem) {
+        this(info, judgeable, notJudgeable, problem, p -> Optional.empty());
+    }
+
+    private RoceConfig(RuleInfo info, Predicate<RdmaPorts.Port> judgeable, String notJudgeable, Problem problem,
+                       Function<RdmaPorts.Port, Optional<String>> leftOut) {
         this.info = info;
         this.judgeable = judgeable;
         this.notJudgeable = notJudgeable;
         this.problem = problem;
+        this.leftOut = leftOut;
     }
 
     public static RoceConfig v2Gid() {
@@ -128,7 +138,28 @@ public final class RoceConfig implements Rule {
     public static RoceConfig mtu() {
         return new RoceConfig(MTU, p -> p.port().activeMtu().isValue()
                 || p.port().netdevs().orElse(List.of()).stream().anyMatch(n -> n.mtu().isValue()),
-                "neither a net device MTU nor an active MTU read for a RoCE port", (p, s, ctx) -> mtuProblem(p, ctx));
+                "neither a net device MTU nor an active MTU read for a RoCE port", (p, s, ctx) -> mtuProblem(p, ctx),
+                RoceConfig::notActive);
+    }
+
+    /**
+     * A port whose state was read and is not ACTIVE: NCCL opens only ACTIVE ports (NVIDIA/nccl
+     * src/transport/net_ib/init.cc:363 @5067397c, `if (portAttr.state != IBV_PORT_ACTIVE) continue;`), so its MTU
+     * decides nothing NCCL does now. Its active_mtu is not a placeholder, though: mlx5 reports
+     * min(max_mtu, iboe_get_mtu(net device MTU)) whatever the link state (drivers/infiniband/hw/mlx5/main.c
+     * mlx5_query_port_roce), so the value is printed with the reason, for when the link comes up.
+     */
+    private static Optional<String> notActive(RdmaPorts.Port p) {
+        RdmaDevices.RdmaPort port = p.port();
+        if (!port.state().isValue() || port.state().get().startsWith("ACTIVE")) {
+            return Optional.empty();
+        }
+        List<String> read = new ArrayList<>();
+        if (port.activeMtu().isValue()) {
+            read.add("active_mtu " + port.activeMtu().get());
+        }
+        port.netdevs().orElse(List.of()).stream().filter(n -> n.mtu().isValue()).forEach(n -> read.add(n.name() + " mtu " + n.mtu().get()));
+        return Optional.of(p.label() + " (" + port.state().get() + (read.isEmpty() ? "" : "; " + String.join(", ", read)) + ")");
     }
 
     private static List<String> mtuProblem(RdmaPorts.Port p, RuleContext ctx) {
@@ -177,9 +208,13 @@ public final class RoceConfig implements Rule {
         if (roce.isEmpty()) {
             return Outcome.waived(RdmaPorts.whyNoRoce(ports.get()));
         }
-        List<RdmaPorts.Port> judged = roce.stream().filter(judgeable).toList();
+        List<String> left = roce.stream().map(leftOut).flatMap(Optional::stream).toList();
+        String leftReason = left.isEmpty() ? null : left.size() + " RoCE port" + (left.size() == 1 ? "" : "s")
+                + " not ACTIVE, not judged (NCCL uses ACTIVE ports only; the MTUs printed will hold once the link is up): "
+                + String.join(", ", left);
+        List<RdmaPorts.Port> judged = roce.stream().filter(p -> leftOut.apply(p).isEmpty()).filter(judgeable).toList();
         if (judged.isEmpty()) {
-            return Outcome.waived(notJudgeable);
+            return Outcome.waived(leftReason == null ? notJudgeable : leftReason);
         }
         List<Finding> findings = new ArrayList<>();
         for (RdmaPorts.Port p : judged) {
@@ -188,6 +223,7 @@ public final class RoceConfig implements Rule {
                 findings.add(finding(p.label(), info.title().replaceFirst("^a RoCE port('s)? ", ""), evidence));
             }
         }
-        return findings.isEmpty() ? Outcome.pass() : Outcome.flag(findings);
+        // judged in part: the findings, and the ports left out with why
+        return leftReason != null ? new Outcome(List.copyOf(findings), leftReason) : findings.isEmpty() ? Outcome.pass() : Outcome.flag(findings);
     }
 }
