@@ -323,6 +323,8 @@ final class CorpusFacts {
         all.add(fact("nccl-topo-xml", "gpuGdr", at("/ncclNets/gpus/0/gdr"), Match.NUMBER));
         all.add(fact("lspci-verbose", "portType", at("/devices/0/config/portType"), Match.TEXT));
         all.add(fact("lspci-verbose", "deviceId", at("/devices/0/deviceId"), Match.TEXT));
+        all.add(fact("lspci-verbose", "acsRedirect", d -> Optional.of("" + (acsRedirects(d.path("devices")) + acsRedirects(d.path("fragments")))),
+                Match.NUMBER));
         Map<String, Fact> out = new LinkedHashMap<>();
         all.forEach(f -> out.put(f.kind() + "\t" + f.name(), f));
         return out;
@@ -353,6 +355,16 @@ final class CorpusFacts {
 
     private static <T> List<T> items(JsonNode array, Function<JsonNode, T> f) {
         return StreamSupport.stream(array.spliterator(), false).map(f).toList();
+    }
+
+    /** Functions (or header-less excerpts) whose ACSCtl shows ReqRedir+ or CmpltRedir+. */
+    private static long acsRedirects(JsonNode list) {
+        long n = 0;
+        for (JsonNode d : list) {
+            String acs = d.at("/config/acsControl/value").toString();
+            n += acs.contains("\"ReqRedir\"") || acs.contains("\"CmpltRedir\"") ? 1 : 0;
+        }
+        return n;
     }
 
     private static List<Map.Entry<String, JsonNode>> items(JsonNode object) {

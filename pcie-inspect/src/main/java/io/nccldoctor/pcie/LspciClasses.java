@@ -23,6 +23,10 @@ final class LspciClasses {
             }
         }
         String name = r.name == null ? "" : r.name.toLowerCase(Locale.ROOT);
+        Optional<String> named = byDeviceName(name, hasChildren || r.busRange != null);
+        if (named.isPresent()) {
+            return named.get();
+        }
         if (hasChildren || r.busRange != null || name.contains("bridge") || name.contains("root port") || name.contains("switch")) {
             return "060400";
         }
@@ -38,5 +42,28 @@ final class LspciClasses {
             return "020000";
         }
         return UNKNOWN;
+    }
+
+    /**
+     * Classes that a device name states outright, where "bridge" alone would mislead: an LPC or ISA bridge (AMD's
+     * "FCH LPC Bridge", Intel's "LPC Controller") has no secondary bus, pci.ids class 06 01 "ISA bridge"; a "Host
+     * Bridge" without children is class 06 00; an "NVMe" controller is 01 08 02 "Non-Volatile memory controller, NVM
+     * Express" (the NVMe spec fixes that class code). A RAID card that names NVMe (HighPoint's "NVMe RAID Controller")
+     * is not read as NVMe.
+     */
+    static Optional<String> byDeviceName(String lowerName, boolean hasChildren) {
+        if (hasChildren) {
+            return Optional.empty();
+        }
+        if (lowerName.contains("lpc bridge") || lowerName.contains("isa bridge") || lowerName.contains("lpc controller")) {
+            return Optional.of("060100");
+        }
+        if (lowerName.contains("host bridge")) {
+            return Optional.of("060000");
+        }
+        if (lowerName.contains("nvme") && !lowerName.contains("raid")) {
+            return Optional.of("010802");
+        }
+        return Optional.empty();
     }
 }

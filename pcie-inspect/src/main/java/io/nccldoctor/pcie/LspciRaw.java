@@ -30,6 +30,8 @@ final class LspciRaw {
     Boolean ats;
     boolean accessDenied;
     Integer numa;
+    /** True when the block shows the lines lspci prints the NUMA node with, so a missing one means the kernel's -1. */
+    boolean numaSection;
     String driver;
     String subsystem;
     int[] busRange;
@@ -59,11 +61,15 @@ final class LspciRaw {
                     ? "class and device id (no header line; the vendor, " + PciIds.vendorOfDriver(driver).get() + ", is its driver's)"
                     : "class, vendor and device ids (no header line)");
         }
-        addIf(out, maxSpeed == null, "LnkCap");
-        addIf(out, speed == null, "LnkSta");
-        addIf(out, mps == null && !accessDenied, "DevCtl MaxPayload");
-        addIf(out, acs == null, "ACSCtl");
-        addIf(out, ats == null, "ATSCtl");
+        if (accessDenied) {
+            out.add("LnkCap, LnkSta, DevCtl, ACSCtl and ATSCtl: lspci ran without root ('Capabilities: <access denied>')");
+        } else {
+            addIf(out, maxSpeed == null, "LnkCap");
+            addIf(out, speed == null, "LnkSta");
+            addIf(out, mps == null, "DevCtl MaxPayload");
+            addIf(out, acs == null, "ACSCtl");
+            addIf(out, ats == null, "ATSCtl");
+        }
         addIf(out, numa == null, "NUMA node");
         addIf(out, driver == null, "Kernel driver in use");
         return out;

@@ -283,9 +283,22 @@ public final class LspciText {
                         ? "only its address, as a bridge in the `lspci -PP` path of another function" : noTree);
         return new PciDevice(r.address, vendor, device, cls, DeviceKind.classify(vendor, device, cls),
                 names, fact(r.driver, "no 'Kernel driver in use' line"),
-                r.numa == null || r.numa < 0 ? Fact.absent("no NUMA node line") : Fact.of(r.numa), path(r),
+                numa(r), path(r),
                 link(r), config(r), Fact.absent("lspci does not print AER counters"), Fact.absent(noTree),
                 fact(r.subsystem, "no Subsystem ids (lspci without -nn)"));
+    }
+
+    /**
+     * lspci prints "NUMA node" (-vv) or ", NUMA node N" (-v) only when the kernel's numa_node is not -1 (pciutils
+     * lspci.c@0f5b941a L904, L936), so a block that shows that section without it is the kernel's -1, as sysfs gives
+     * it; a function known only from a tree (-t prints no NUMA node) or a plain listing has none in the text.
+     */
+    private static Fact<Integer> numa(LspciRaw r) {
+        if (r.numa != null) {
+            return Fact.of(r.numa);
+        }
+        return Fact.absent(r.numaSection ? "no NUMA node line: lspci prints none when the kernel's numa_node is -1"
+                : PciTree.NUMA_NOT_IN_TEXT);
     }
 
     /** "NVIDIA Corporation Device 2335": lspci prints the device id itself where pci.ids has no name. */
@@ -297,14 +310,22 @@ public final class LspciText {
         return m.find() ? m.group(1).toLowerCase(Locale.ROOT) : PciIds.UNKNOWN_DEVICE;
     }
 
+    /**
+     * Why the capability lines of a function are missing when lspci ran without root: it prints "Capabilities: &lt;access
+     * denied&gt;" instead of the capability list (pciutils ls-caps.c@0f5b941a L1823), so LnkCap/LnkSta, DevCtl and
+     * ACSCtl are not in the text, whatever the device has.
+     */
+    public static final String UNPRIVILEGED = "lspci ran unprivileged: 'Capabilities: <access denied>' (run it as root)";
+
     private static PciLink link(LspciRaw r) {
-        return new PciLink(fact(r.speed, "no LnkSta line"), fact(r.width, "no LnkSta line"),
-                fact(r.maxSpeed, "no LnkCap line"), fact(r.maxWidth, "no LnkCap line"));
+        String sta = r.accessDenied ? UNPRIVILEGED : "no LnkSta line";
+        String cap = r.accessDenied ? UNPRIVILEGED : "no LnkCap line";
+        return new PciLink(fact(r.speed, sta), fact(r.width, sta), fact(r.maxSpeed, cap), fact(r.maxWidth, cap));
     }
 
     private static PcieConfig config(LspciRaw r) {
         if (r.accessDenied) {
-            String why = "lspci ran unprivileged: 'Capabilities: <access denied>' (run it as root)";
+            String why = UNPRIVILEGED;
             return new PcieConfig(Fact.absent(why), Fact.absent(why), Fact.absent(why), Fact.absent(why), Fact.absent(why), Fact.absent(why));
         }
         return new PcieConfig(fact(r.portType, "no 'Capabilities: [..] Express' line with a known type (lspci without -v, or cut)"),

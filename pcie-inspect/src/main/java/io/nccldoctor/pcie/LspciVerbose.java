@@ -56,6 +56,8 @@ final class LspciVerbose {
             "PCI-Express to PCI/PCI-X Bridge", "pcie-to-pci bridge", "PCI/PCI-X to PCI-Express Bridge", "pci-to-pcie bridge",
             "Root Complex Integrated Endpoint", "root complex integrated endpoint",
             "Root Complex Event Collector", "root complex event collector");
+    /** {@code lspci -v}'s "Flags: bus master, fast devsel, latency 0, IRQ 16, NUMA node 0". */
+    private static final Pattern FLAGS_NUMA = Pattern.compile(", NUMA node (\\d+)");
     private static final List<String> KEYS = List.of("LnkCap:", "LnkSta:", "DevCap:", "DevCtl:", "ACSCtl:", "ATSCtl:",
             "NUMA node:", "Kernel driver in use:", "Subsystem:", "Bus:");
 
@@ -258,7 +260,7 @@ final class LspciVerbose {
                     r.mrrs = Integer.parseInt(m.group(2));
                 }
             } else if (t.startsWith("ACSCtl:")) {
-                r.acs = enabledFlags(t.substring("ACSCtl:".length()));
+                acs(r, t, where);
             } else if (t.startsWith("ATSCtl:")) {
                 r.ats = t.substring("ATSCtl:".length()).strip().startsWith("Enable+");
             } else {
@@ -281,6 +283,21 @@ final class LspciVerbose {
             r.speed = Double.parseDouble(m.group(1));
             r.width = Integer.parseInt(m.group(2));
         }
+    }
+
+    /**
+     * ACSCtl's flags, each printed as Name+ or Name- (pciutils ls-ecaps.c cap_acs). A line cut inside them (a paste that
+     * ends "SrcValid+ TransBlk- Req") leaves the redirect bits unknown: no ACS fact, and the line is said not read.
+     */
+    private void acs(LspciRaw r, String t, String where) {
+        String flags = t.substring("ACSCtl:".length()).strip();
+        for (String flag : flags.split("\\s+")) {
+            if (!flag.endsWith("+") && !flag.endsWith("-")) {
+                problems.add(where + ": ACSCtl line cut at '" + flag + "': its flags, redirect bits included, are not known");
+                return;
+            }
+        }
+        r.acs = enabledFlags(flags);
     }
 
     private static List<String> enabledFlags(String flags) {
@@ -306,6 +323,14 @@ final class LspciVerbose {
             }
         } else if (t.startsWith("NUMA node:")) {
             r.numa = Integer.parseInt(t.substring("NUMA node:".length()).strip());
+        } else if (t.startsWith("Control:") || t.startsWith("Flags:")) {
+            // the section where lspci prints "NUMA node" unless the kernel says -1: -vv's Control line, -v's Flags line
+            // (pciutils lspci.c@0f5b941a L898-905, L936-937)
+            r.numaSection = true;
+            Matcher m = FLAGS_NUMA.matcher(t);
+            if (m.find()) {
+                r.numa = Integer.parseInt(m.group(1));
+            }
         } else if (t.startsWith("Kernel driver in use:")) {
             r.driver = t.substring("Kernel driver in use:".length()).strip();
         } else if (t.startsWith("Bus:")) {

@@ -12,7 +12,8 @@ import java.util.TreeSet;
  * Each GPU's nearest NICs without comparing it with every NIC. The path types nest (PciTree.path): PIX when a NIC
  * shares the GPU's port or hangs directly below the GPU's first switch; else PXB for every NIC below any of the GPU's
  * switches, which are exactly the NICs below its topmost one (a device's switch chain above a shared switch is the
- * same for both); else PHB for the NICs of its root complex; else NODE for those of its NUMA node; else SYS for all.
+ * same for both); else PHB for the NICs of its root complex; else NODE for those of its NUMA node (with those whose
+ * NUMA node the text does not give); else SYS for all.
  * So the nearest set of a GPU is one of a few lists built once for all GPUs, and a topology of thousands of endpoints
  * answers "nearest NICs" for every GPU in time linear in its size, with the same sets, in the same NIC order, as
  * sorting every GPU-NIC pair by path.
@@ -27,6 +28,7 @@ final class NearestNics {
     private final Map<String, List<Integer>> belowSwitch = new HashMap<>();
     private final Map<String, List<Integer>> byRoot = new HashMap<>();
     private final Map<Integer, List<Integer>> byNuma = new HashMap<>();
+    private final List<Integer> unknownNuma = new ArrayList<>();
 
     NearestNics(PciTree tree, List<Topology.Endpoint> endpoints) {
         this.tree = tree;
@@ -51,7 +53,11 @@ final class NearestNics {
             if (root.isValue()) {
                 byRoot.computeIfAbsent(root.get(), k -> new ArrayList<>()).add(i);
             }
-            byNuma.computeIfAbsent(tree.numaNode(a).orElse(0), k -> new ArrayList<>()).add(i);
+            if (tree.numaUnknown(a)) {
+                unknownNuma.add(i);
+            } else {
+                byNuma.computeIfAbsent(tree.numaKey(a), k -> new ArrayList<>()).add(i);
+            }
         }
     }
 
@@ -74,8 +80,15 @@ final class NearestNics {
         if (root.isValue() && byRoot.containsKey(root.get())) {
             return byRoot.get(root.get());
         }
-        // NCCL treats numa_node -1 as 0, as PciTree does
-        return byNuma.getOrDefault(tree.numaNode(a).orElse(0), all);
+        // Across root complexes a NIC whose NUMA node the text does not give may be NODE as well as SYS (PciTree
+        // places it at NODE and says the path is not shown): it is among the nearest, never left out; a GPU whose
+        // NUMA node is not given has no nearest NIC to choose, so every NIC is listed, each path unknown.
+        if (tree.numaUnknown(a)) {
+            return all;
+        }
+        TreeSet<Integer> node = new TreeSet<>(byNuma.getOrDefault(tree.numaKey(a), List.of()));
+        node.addAll(unknownNuma);
+        return node.isEmpty() ? all : List.copyOf(node);
     }
 
     /** The port (root port or downstream port) a device hangs from: its last bridge. */

@@ -146,7 +146,7 @@ public final class PciTree {
         return beyondPort(a, b);
     }
 
-    /** NCCL's path type: PIX/PXB below a shared switch, else PHB within a NUMA node (numa_node -1 counts as 0), else SYS. */
+    /** NCCL's path type: PIX/PXB below a shared switch, else PHB within a NUMA node (numa_node -1 is a node of its own), else SYS. */
     public String ncclPath(String a, String b) {
         if (a.equals(b)) {
             return "LOC";
@@ -163,10 +163,32 @@ public final class PciTree {
         if (ra != null && ra.equals(root(b))) {
             return SmiPath.PHB;
         }
-        // NCCL treats numa_node -1 as 0 ("Workaround kernel bug"); do the same so both tools agree.
-        int na = numaNode(a).orElse(0);
-        int nb = numaNode(b).orElse(0);
-        return na == nb ? SmiPath.NODE : SmiPath.SYS;
+        // Where the text gives no NUMA node (numaUnknown), NODE is a placeholder that shown() says is not in the text.
+        if (numaUnknown(a) || numaUnknown(b)) {
+            return SmiPath.NODE;
+        }
+        return numaKey(a) == numaKey(b) ? SmiPath.NODE : SmiPath.SYS;
+    }
+
+    /**
+     * The reason of a NUMA node that the input does not carry at all (lspci -t and a plain listing print none), as
+     * opposed to one the kernel reports as -1: across root complexes such a device may be on either NUMA node.
+     */
+    public static final String NUMA_NOT_IN_TEXT = "not in the text: `lspci -t` and a plain `lspci` listing print no NUMA node";
+
+    /** True when the NUMA node is not in the input at all (never for sysfs, whose -1 is an answer). */
+    public boolean numaUnknown(String address) {
+        Fact<Integer> n = numaNode(address);
+        return !n.isValue() && n.reason().equals(NUMA_NOT_IN_TEXT);
+    }
+
+    /**
+     * The NUMA node as NCCL groups devices: each numa_node value gets one CPU node, -1 included
+     * (src/graph/xml.cc@v2.30.7-1 L754-770: the {@code <cpu>} is looked up by the numaid string read from sysfs), so
+     * devices the kernel gives no NUMA node share one CPU with each other and none with a numbered node.
+     */
+    int numaKey(String address) {
+        return numaNode(address).orElse(-1);
     }
 
     /**
@@ -185,8 +207,16 @@ public final class PciTree {
             return SHOWN;
         }
         String unseen = SyntheticPaths.UNSEEN_ROOT.equals(root(a)) ? a : SyntheticPaths.UNSEEN_ROOT.equals(root(b)) ? b : null;
-        return unseen == null ? SHOWN : Fact.absent("the text is a snippet: what lies above " + unseen
-                + " is not in it, so where " + a + " and " + b + " meet (a switch, one CPU, two) is unknown");
+        if (unseen != null) {
+            return Fact.absent("the text is a snippet: what lies above " + unseen
+                    + " is not in it, so where " + a + " and " + b + " meet (a switch, one CPU, two) is unknown");
+        }
+        String ra = root(a);
+        if (ra != null && ra.equals(root(b)) || !numaUnknown(a) && !numaUnknown(b)) {
+            return SHOWN;
+        }
+        return Fact.absent("the text gives no NUMA node (lspci -t prints none): " + a + " and " + b + " are below different "
+                + "root buses, on one NUMA node (NODE) or two (SYS)");
     }
 
     private static final Fact<Boolean> SHOWN = Fact.of(true);

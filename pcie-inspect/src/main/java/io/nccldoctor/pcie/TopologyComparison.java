@@ -15,9 +15,11 @@ import java.util.Map;
  * @param differences one line per pair that differs: "GPU0-NIC1: nvidia-smi PXB, nccl-doctor PHB"
  * @param nvlink      pairs nvidia-smi reports as NVLink (NV#), which PCIe cannot show
  * @param nvlinkCells the same, as our labels "GPU0-GPU1" → "NV18", for drawing them into our matrix
+ * @param notCompared pairs whose path our input does not show (a tree without NUMA nodes, a snippet), with nvidia-smi's
+ *                    cell: "GPU0-GPU2: nvidia-smi SYS, not in our input (...)"; neither agreement nor difference
  */
 public record TopologyComparison(List<String> unmatched, int agreements, List<String> differences, List<String> nvlink,
-                                 Map<String, String> nvlinkCells) {
+                                 Map<String, String> nvlinkCells, List<String> notCompared) {
 
     public static TopologyComparison of(Topology ours, SmiTopoMatrix smi) {
         if (smi.p2p()) {
@@ -42,6 +44,7 @@ public record TopologyComparison(List<String> unmatched, int agreements, List<St
         int agree = 0;
         List<String> differences = new ArrayList<>();
         List<String> nvlink = new ArrayList<>();
+        List<String> notCompared = new ArrayList<>();
         Map<String, String> cells = new LinkedHashMap<>();
         List<String> labels = new ArrayList<>(toOurs.keySet());
         for (int i = 0; i < labels.size(); i++) {
@@ -52,12 +55,15 @@ public record TopologyComparison(List<String> unmatched, int agreements, List<St
                 if (theirs == null) {
                     continue;
                 }
-                String mine = ours.pair(toOurs.get(a), toOurs.get(b)).smiPath().name();
+                Topology.Pair p = ours.pair(toOurs.get(a), toOurs.get(b));
+                String mine = p.smiPath().name();
                 String pair = a + "-" + b + (a.equals(toOurs.get(a)) && b.equals(toOurs.get(b)) ? "" : " (" + toOurs.get(a) + "-" + toOurs.get(b) + ")");
                 if (theirs.startsWith("NV")) {
                     nvlink.add(pair + ": " + theirs + " (PCIe path " + mine + ")");
                     cells.put(toOurs.get(a) + "-" + toOurs.get(b), theirs);
                     cells.put(toOurs.get(b) + "-" + toOurs.get(a), theirs);
+                } else if (!p.shown().isValue()) {
+                    notCompared.add(pair + ": nvidia-smi " + theirs + ", not in our input (" + p.shown().reason() + ")");
                 } else if (theirs.equals(mine)) {
                     agree++;
                 } else {
@@ -65,7 +71,7 @@ public record TopologyComparison(List<String> unmatched, int agreements, List<St
                 }
             }
         }
-        return new TopologyComparison(unmatched, agree, differences, nvlink, cells);
+        return new TopologyComparison(unmatched, agree, differences, nvlink, cells, notCompared);
     }
 
     private static String match(Topology ours, SmiTopoMatrix smi, String label) {

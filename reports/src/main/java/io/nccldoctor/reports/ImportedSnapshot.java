@@ -4,6 +4,7 @@ import io.nccldoctor.core.Fact;
 import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.gdr.RdmaDevices;
 import io.nccldoctor.gdr.RdmaProbe;
+import io.nccldoctor.pcie.LspciFragments;
 import io.nccldoctor.pcie.NcclTopoNets;
 import io.nccldoctor.pcie.PciDevice;
 import io.nccldoctor.pcie.PciInventory;
@@ -22,14 +23,22 @@ public final class ImportedSnapshot {
     private ImportedSnapshot() {
     }
 
-    /** A reading's functions and RDMA names, and an NCCL topology file's nets and gdr attributes (section {@link NcclTopoNets#KEY}). */
+    /**
+     * A reading's functions and RDMA names, an NCCL topology file's nets and gdr attributes (section {@link NcclTopoNets#KEY})
+     * and lspci excerpts without device headers (section {@link LspciFragments#KEY}).
+     */
     public static Snapshot of(PciReading r, String source, List<String> argv, String toolVersion, String createdAt) {
         Snapshot s = of(r.devices(), r.rdmaNets(), source, argv, toolVersion, createdAt);
-        if (r.ncclNets().holdsNothing()) {
+        if (r.ncclNets().holdsNothing() && r.fragments().isEmpty()) {
             return s;
         }
         Map<String, Object> sections = new LinkedHashMap<>(s.sections());
-        sections.put(NcclTopoNets.KEY, r.ncclNets());
+        if (!r.ncclNets().holdsNothing()) {
+            sections.put(NcclTopoNets.KEY, r.ncclNets());
+        }
+        if (!r.fragments().isEmpty()) {
+            sections.put(LspciFragments.KEY, new LspciFragments(r.fragments()));
+        }
         return new Snapshot(s.schemaVersion(), s.toolVersion(), s.hostName(), s.createdAt(), s.source(), s.argv(), s.env(), sections);
     }
 

@@ -187,7 +187,7 @@ public final class TopoText {
             line("  NV#  = Connection traversing a bonded set of # NVLinks (from nvidia-smi; PCIe cannot see NVLink)");
         }
         if (eps.stream().anyMatch(a -> eps.stream().anyMatch(b -> a != b && !t.pair(a.label(), b.label()).shown().isValue()))) {
-            line("  ?    = Not in the text: a snippet does not show where the two meet (a switch, one CPU, or two)");
+            line("  ?    = Not in the text: where the two meet (a switch, one CPU, or two) is not shown (a snippet, or a tree without NUMA nodes)");
         }
         line("");
         devicesList(eps);
@@ -307,8 +307,10 @@ public final class TopoText {
     public static String comparison(TopologyComparison c) {
         TopoText r = new TopoText();
         r.line("");
-        r.line("Against nvidia-smi topo -m: " + c.agreements() + " pairs agree, " + c.differences().size() + " differ");
+        r.line("Against nvidia-smi topo -m: " + c.agreements() + " pairs agree, " + c.differences().size() + " differ"
+                + (c.notCompared().isEmpty() ? "" : ", " + c.notCompared().size() + " not compared (path not in our input)"));
         c.differences().forEach(d -> r.line("  differs: " + d));
+        c.notCompared().forEach(d -> r.line("  not compared: " + d));
         if (!c.nvlink().isEmpty()) {
             r.line("  NVLink (invisible to PCIe): " + c.nvlink().size() + " pairs, e.g. " + c.nvlink().get(0) + " (all in --json)");
         }

@@ -2,6 +2,8 @@ package io.nccldoctor.reports.rules;
 
 import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.pcie.DeviceKind;
+import io.nccldoctor.pcie.LspciFragment;
+import io.nccldoctor.pcie.LspciFragments;
 import io.nccldoctor.pcie.PciDevice;
 import io.nccldoctor.pcie.PciTree;
 import io.nccldoctor.pcie.SmiPath;
@@ -20,7 +22,8 @@ import java.util.Map;
 /**
  * ACS request or completion redirect on a switch port between two GPUs or a GPU and a NIC: peer-to-peer traffic that
  * should turn around inside the switch is sent up to the root complex (and through the IOMMU) instead
- * (reference/peers-and-platform.md B3; NVIDIA/nccl#304, #2079).
+ * (reference/peers-and-platform.md B3; NVIDIA/nccl#304, #2079). Text without an NVIDIA GPU (an excerpt of bridges,
+ * {@code lspci -vvv | grep ACSCtl}) is judged on the ports it shows ({@link AcsPorts}), never waived as "no GPU".
  */
 public final class AcsRedirect implements Rule {
 
@@ -45,16 +48,23 @@ public final class AcsRedirect implements Rule {
     @Override
     public Outcome check(Snapshot s, RuleContext ctx) {
         var devices = TopologyView.devices(s);
-        if (devices.isEmpty()) {
+        LspciFragments excerpts = s.section(LspciFragments.KEY, LspciFragments.class);
+        List<LspciFragment> fragments = excerpts == null ? List.of() : excerpts.fragments();
+        if (devices.isEmpty() && fragments.isEmpty()) {
             return Outcome.waived("the PCI bus could not be read");
         }
-        PciTree tree = PciTree.of(devices.get());
-        List<PciDevice> ends = devices.get().stream().filter(d -> d.kind() == DeviceKind.GPU || d.kind() == DeviceKind.NIC).toList();
-        if (ends.stream().noneMatch(d -> d.kind() == DeviceKind.GPU)) {
-            return Outcome.waived("no NVIDIA GPU");
+        List<PciDevice> all = devices.orElse(List.of());
+        if (all.stream().anyMatch(d -> d.kind() == DeviceKind.GPU)) {
+            return betweenPairs(all);
         }
+        return AcsPorts.withoutGpus(this, all, fragments);
+    }
+
+    /** The ports below the common switch of each GPU-GPU and GPU-NIC pair that can stay inside a switch (PIX, PXB). */
+    private Outcome betweenPairs(List<PciDevice> all) {
+        PciTree tree = PciTree.of(all);
+        List<PciDevice> ends = all.stream().filter(d -> d.kind() == DeviceKind.GPU || d.kind() == DeviceKind.NIC).toList();
         Map<String, List<String>> redirecting = new LinkedHashMap<>();
-        int unreadable = 0;
         Map<String, PciDevice> byAddress = new LinkedHashMap<>();
         ends.forEach(d -> byAddress.put(d.address(), d));
         // only pairs below one switch (or one port) can be PIX or PXB: compare within those groups, not every pair
@@ -69,12 +79,7 @@ public final class AcsRedirect implements Rule {
                     }
                     for (String bridge : tree.bridgesBetween(a.address(), b.address())) {
                         var acs = tree.device(bridge).map(d -> d.config().acsControl());
-                        if (acs.isEmpty() || !acs.get().isValue()) {
-                            unreadable += acs.isPresent() && acs.get().isError() ? 1 : 0;
-                            continue;
-                        }
-                        List<String> on = acs.get().get();
-                        if (on.contains("ReqRedir") || on.contains("CmpltRedir")) {
+                        if (acs.isPresent() && AcsPorts.redirects(acs.get())) {
                             redirecting.computeIfAbsent(bridge, k -> new ArrayList<>()).add(a.address() + " <-> " + b.address());
                         }
                     }

@@ -90,11 +90,13 @@ public final class GdrDisabledByDistance implements Rule {
     /**
      * The nearest pair whose distance turns GPUDirect RDMA off, or null: when a nearest NIC gets it, when a gdr="0" of
      * the topology file turns it off whatever the distance (ncclTopoCheckGdr checks the attributes first, so no
-     * NCCL_NET_GDR_LEVEL enables it), or when the text does not show the path; the last two are said in {@code notJudged}.
+     * NCCL_NET_GDR_LEVEL enables it: GDR_OFF_IN_NCCL_TOPOLOGY says so), or when the text does not show the path of a
+     * nearest pair (then which NIC is nearest is not known either); the last two are said in {@code notJudged}.
      */
     private static Topology.Pair distanceDecides(Topology t, GpuNicPaths.Nearest n, GdrLevel level, List<String> notJudged) {
         Topology.Pair byDistance = null;
         String why = null;
+        boolean unknownPath = false;
         for (Topology.Pair p : n.pairs()) {
             Topology.GdrVerdict g = t.gdr(p, level.name(), level.number());
             String pair = n.gpu().label() + "-" + GpuNicPaths.other(p, n.gpu().label());
@@ -104,13 +106,15 @@ public final class GdrDisabledByDistance implements Rule {
             if (g.byAttribute()) {
                 why = why != null ? why : pair + ": GPUDirect RDMA off whatever the distance: " + g.why();
             } else if (!g.on().isValue()) {
+                unknownPath = true;
                 why = why != null ? why : pair + ": the distance is not checked, because " + g.why();
             } else if (byDistance == null) {
                 byDistance = p;
             }
         }
-        if (byDistance == null && why != null) {
+        if ((byDistance == null || unknownPath) && why != null) {
             notJudged.add(why);
+            return null;
         }
         return byDistance;
     }

@@ -55,13 +55,14 @@ public final class Registry {
 
     /** The topology rules that bear on GPUDirect RDMA, which `gdr` shows with its own. */
     public static List<Rule> gdrTopologyRules() {
-        return List.of(new GdrDisabledByDistance(), new GpuNicNumaMismatch(), new IntelClientP2pReads());
+        return List.of(new GdrDisabledByDistance(), new GdrOffInNcclTopology(), new GpuNicNumaMismatch(), new IntelClientP2pReads());
     }
 
     /** The PCIe topology rules, which `topo` shows. */
     public static List<Rule> topologyRules() {
         return List.of(
                 new GdrDisabledByDistance(),
+                new GdrOffInNcclTopology(),
                 new GpuNicNumaMismatch(),
                 new IntelClientP2pReads(),
                 new AcsRedirect(),
