@@ -108,7 +108,9 @@ final class Recognisers {
     private static Recognition smiTopo(Head h) {
         SmiTopoMatrix m = SmiTopoMatrix.parse(h.lines(), h.source());
         int unread = distinctLines(m.skipped(), Pattern.compile("^(\\d+):"));
-        String what = m.p2p() ? "a P2P status matrix (`nvidia-smi topo -p2p`: OK, NS …)" : "its GPU0 … header and " + m.cells().size() + " matrix rows";
+        String what = m.p2p() ? "a P2P status matrix (`nvidia-smi topo -p2p`: OK, NS …)"
+                : m.headerless() ? "its " + m.cells().size() + " matrix rows, without their header line"
+                : "its GPU0 … header and " + m.cells().size() + " matrix rows";
         return new Recognition(InputKind.NVIDIA_SMI_TOPO, m, h.nonBlank() - unread, unread, false, what);
     }
 
