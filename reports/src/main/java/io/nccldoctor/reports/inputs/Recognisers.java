@@ -120,7 +120,9 @@ final class Recognisers {
         String what = h.startsWith('{') ? "its --out_json sections (test_info, results)"
                 : p.test().isValue() ? "its '" + p.test().get() + "' title"
                 : !p.columns().isEmpty() ? "its '" + String.join(" ", p.columns()) + "' table"
-                : !p.errors().isEmpty() ? "perftest's error lines" : "its 'Waiting for client to connect' banner";
+                : !p.errors().isEmpty() ? "perftest's error lines"
+                : p.outcome().contains("waited for a client") ? "its 'Waiting for client to connect' banner"
+                : "its " + p.commandLine().getOrDefault("program", "perftest") + " command line and the lines perftest printed after it";
         return new Recognition(InputKind.PERFTEST, p, h.nonBlank() - unread, unread, false, what);
     }
 
