@@ -366,7 +366,8 @@ final class PerftestReader {
         if (dmabuf) {
             return Fact.of("dma-buf");
         }
-        // ctx_init allocates the buffer (and prints 'using DMA-BUF' for one) after the GPU lines and before the header block
+        // ctx_init opens the GPU (perftest_resources.c:2799, the CUDA device lines), then create_single_mr allocates the
+        // buffer (:2344, 'using DMA-BUF' for one), all before ctx_print_test_info's header block (write_bw.c:173-194 at 00b55b6)
         boolean allocationInText = allocated || test.isValue() || !header.isEmpty() || table != null;
         if ((gpuMemory || cutName != null || !listedGpus.isEmpty()) && !allocationInText) {
             boolean asked = commands.stream().anyMatch(c -> c.options().keySet().stream().anyMatch(o -> o.endsWith("_dmabuf")));
