@@ -210,6 +210,11 @@ final class CorpusFacts {
                 Match.CONTAINS));
         all.add(fact("perftest", "outcome", at("/outcome"), Match.CONTAINS));
         all.add(fact("perftest", "macAttached", at("/header/MAC attached"), Match.TEXT));
+        all.add(fact("perftest", "commandDevice", at("/commandLine/ib-dev"), Match.TEXT));
+        all.add(fact("perftest", "commandGidIndex", at("/commandLine/gid-index"), Match.NUMBER));
+        all.add(fact("perftest", "commandGpu", at("/commandLine/use_cuda"), Match.NUMBER));
+        all.add(fact("perftest", "commandDmabuf", at("/commandLine/use_cuda_dmabuf"), Match.TEXT));
+        all.add(fact("perftest", "gpuAddress", at("/gpuPciAddress"), Match.TEXT));
         // rdma: RdmaPaste with its evaluation
         all.add(fact("rdma", "kinds", d -> Optional.of(items(d.path("sections"), s -> s.path("kind").asText()).stream().distinct()
                 .collect(Collectors.joining(", "))), Match.WORDS));

@@ -1,6 +1,7 @@
 package io.nccldoctor.gdr;
 
 import io.nccldoctor.core.Fact;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -18,8 +19,25 @@ import java.util.regex.Pattern;
  *
  * @param program the perftest program named ("ib_write_bw", "raw_ethernet_lat")
  * @param side    "server" or "client" as perftest decides it from these words, or why these words do not tell
+ * @param options what the words ask, in their order, by perftest's long option name ("ib-dev" for -d, "gid-index" for
+ *                -x, "use_cuda", "use_cuda_dmabuf"): the value given, "on" for an option without one, and "server
+ *                address" for the word left over; empty when the words are not all perftest's (the side says which)
  */
-record PerftestCommandLine(String program, Fact<String> side) {
+record PerftestCommandLine(String program, Fact<String> side, Map<String, String> options) {
+
+    /**
+     * The short options by their long names (the .val of each long option, perftest_parameters.c:3104-3141); one
+     * without a long name keeps its letter ("-w").
+     */
+    private static final Map<Character, String> SHORT_NAMES = Map.ofEntries(Map.entry('p', "port"), Map.entry('d', "ib-dev"),
+            Map.entry('i', "ib-port"), Map.entry('m', "mtu"), Map.entry('s', "size"), Map.entry('n', "iters"), Map.entry('t', "tx-depth"),
+            Map.entry('u', "qp-timeout"), Map.entry('S', "sl"), Map.entry('x', "gid-index"), Map.entry('a', "all"), Map.entry('F', "CPU-freq"),
+            Map.entry('c', "connection"), Map.entry('q', "qp"), Map.entry('e', "events"), Map.entry('X', "vector"), Map.entry('I', "inline_size"),
+            Map.entry('o', "outs"), Map.entry('g', "mcg"), Map.entry('z', "comm_rdma_cm"), Map.entry('R', "rdma_cm"), Map.entry('T', "tos"),
+            Map.entry('L', "hop_limit"), Map.entry('h', "help"), Map.entry('M', "MGID"), Map.entry('r', "rx-depth"), Map.entry('b', "bidirectional"),
+            Map.entry('Q', "cq-mod"), Map.entry('N', "noPeak"), Map.entry('V', "version"), Map.entry('C', "report-cycles"),
+            Map.entry('H', "report-histogrm"), Map.entry('U', "report-unsorted"), Map.entry('A', "atomic_type"), Map.entry('O', "dualport"),
+            Map.entry('l', "post_list"));
 
     /** Makefile.am bin_PROGRAMS (:77, :115). */
     private static final Pattern PROGRAM = Pattern.compile("(?:.*/)?(ib_(?:send|write|read|atomic)_(?:bw|lat)|raw_ethernet_(?:bw|lat|burst_lat|fs_rate))");
@@ -76,7 +94,43 @@ record PerftestCommandLine(String program, Fact<String> side) {
             return null;
         }
         String program = words.get(at).substring(words.get(at).lastIndexOf('/') + 1);
-        return new PerftestCommandLine(program, side(program, words.subList(at + 1, words.size())));
+        List<String> args = words.subList(at + 1, words.size());
+        return new PerftestCommandLine(program, side(program, args), options(args));
+    }
+
+    /**
+     * The options as perftest's parser takes them; empty when a word is none of its options or more than one word is
+     * left over (side() says which), for then what each word means is not known.
+     */
+    private static Map<String, String> options(List<String> args) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (a.startsWith("--")) {
+                String[] nameValue = a.substring(2).split("=", 2);
+                boolean valued = LONG_WITH_VALUE.contains(nameValue[0]);
+                if (!valued && !LONG_FLAGS.contains(nameValue[0])) {
+                    return Map.of();
+                }
+                out.put(nameValue[0], nameValue.length == 2 ? nameValue[1] : valued && i + 1 < args.size() ? args.get(++i) : "on");
+            } else if (a.startsWith("-") && a.length() > 1) {
+                for (int c = 1; c < a.length(); c++) {
+                    char o = a.charAt(c);
+                    String name = SHORT_NAMES.getOrDefault(o, "-" + o);
+                    if (SHORT_WITH_VALUE.indexOf(o) >= 0) {
+                        out.put(name, c < a.length() - 1 ? a.substring(c + 1) : i + 1 < args.size() ? args.get(++i) : "");
+                        break;
+                    }
+                    if (SHORT_FLAGS.indexOf(o) < 0) {
+                        return Map.of();
+                    }
+                    out.put(name, "on");
+                }
+            } else if (out.putIfAbsent("server address", a) != null) {
+                return Map.of();
+            }
+        }
+        return out;
     }
 
     /**

@@ -115,7 +115,8 @@ final class PerftestJson {
         return new PerftestOutput(test, header, gpu, "MiB/sec or Gb/sec (the --out_json file does not record whether --report_gbits was given)",
                 rows, warnings, List.of(), role, Fact.absent("the --out_json file does not record the GPU's PCI address"),
                 Fact.absent("the --out_json file does not record how GPU memory was registered"), latency, columns, skipped,
-                rows.size() + latency.size() > 0 ? (rows.size() + latency.size()) + " result rows" : "no result: the --out_json file holds no result row");
+                rows.size() + latency.size() > 0 ? (rows.size() + latency.size()) + " result rows" : "no result: the --out_json file holds no result row",
+                Map.of());
     }
 
     private static Map<String, Double> cpu(Map<String, String> results) {

@@ -32,11 +32,14 @@ import java.util.regex.Pattern;
  * @param notUnderstood         lines that are none of perftest's, and rows that do not match their table's columns
  * @param outcome               "12 result rows", or "no result: " and why (the parser stopped, the server waited for a
  *                              client, the text ends early)
+ * @param commandLine           what the pasted command line asks, by perftest's long option names ("program" →
+ *                              ib_write_bw, "ib-dev" → mlx5_1, "gid-index" → 7, "use_cuda" → 1, "use_cuda_dmabuf" → on,
+ *                              "server address"); empty when no command line was pasted (PerftestCommandLine)
  */
 public record PerftestOutput(Fact<String> test, Map<String, String> header, Fact<String> gpu, String unit, List<Row> rows,
                              List<String> warnings, List<String> errors, Fact<String> role, Fact<String> gpuPciAddress,
                              Fact<String> gpuMemoryRegistration, List<LatencyRow> latencyRows, List<String> columns,
-                             List<String> notUnderstood, String outcome) {
+                             List<String> notUnderstood, String outcome, Map<String, String> commandLine) {
 
     /**
      * One bandwidth row: the message size, iterations, peak and average bandwidth in {@link #unit()}, message rate.

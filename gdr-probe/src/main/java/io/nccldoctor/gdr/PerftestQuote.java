@@ -1,5 +1,6 @@
 package io.nccldoctor.gdr;
 
+import io.nccldoctor.core.read.QuotedLines;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -17,8 +18,6 @@ final class PerftestQuote {
     }
 
     static List<String> unquoted(List<String> lines) {
-        boolean quoted = lines.stream().anyMatch(l -> !l.isBlank())
-                && lines.stream().filter(l -> !l.isBlank()).allMatch(l -> MARK.matcher(l).lookingAt());
-        return quoted ? lines.stream().map(l -> MARK.matcher(l).replaceFirst("")).toList() : lines;
+        return QuotedLines.unquoted(lines, MARK);
     }
 }

@@ -19,6 +19,8 @@ final class PerftestReader {
     /** "RDMA_Write BW Test", "Send Bidirectional BW Test", "Atomic FETCH_AND_ADD Latency Test", "Send Multicast BW Test". */
     private static final Pattern TITLE = Pattern.compile("^\\s*((?:Send|Send_imm|RDMA_Write|RDMA_Write_imm|RDMA_Read|Atomic|Raw|RawEth)\\b.*\\bTest)\\s*$");
     private static final Pattern GPU = Pattern.compile("device name = \\[(.+)]");
+    /** cuda_memory.c:94 "[pid = %d, dev = %d] device name = [%s]" with the text ending inside the name. */
+    private static final Pattern GPU_CUT = Pattern.compile("device name = \\[([^\\]]+)$");
     /** cuda_memory.c:85, musa_memory.c:71, mlu_memory.c:86: "CUDA device %d: PCIe address is %02X:%02X", then "Picking device No. %d". */
     private static final Pattern GPU_LISTED = Pattern.compile("^(?:CUDA|MUSA|MLU) device (\\d+): PCIe address is (\\S+)");
     private static final Pattern GPU_PICKED = Pattern.compile("^Picking device No\\. (\\d+)");
@@ -95,6 +97,12 @@ final class PerftestReader {
     private int samples;
     private int titles;
     private boolean recognised;
+    /** Lines in perftest's own wording (its warnings, its GPU lines). */
+    private int ownLines;
+    private boolean allocated;
+    private String lastLine;
+    /** The device name of a line the text ends inside: "[pid = 13194, dev = 1] device name = [NVIDIA H100". */
+    private String cutName;
 
     PerftestReader(String source) {
         this.source = source;
@@ -105,6 +113,9 @@ final class PerftestReader {
         for (int n = 0; n < text.size(); n++) {
             line(text.get(n), n + 1);
         }
+        // a run cut before its header block (perftest#280): the command line and what perftest printed after it, when
+        // perftest's own lines outnumber the lines that are none of its (a README quoting a command is no output)
+        recognised |= !commands.isEmpty() && ownLines > skipped.size();
         if (!recognised) {
             throw new InputException(source + ": not perftest output (no test title such as 'RDMA_Write BW Test', no '#bytes #iterations' "
                     + "table, no perftest error, no waiting banner"
@@ -117,7 +128,7 @@ final class PerftestReader {
         gpu = memory();
         Fact<String> side = PerftestSide.of(titles, waitingBanner, header, test, commands);
         return new PerftestOutput(test, header, gpu, unit == null ? "none" : unit, rows, warnings, errors, side, gpuAddress(), registration(),
-                latencyRows, table == null ? List.of() : table.columns(), skipped, outcome());
+                latencyRows, table == null ? List.of() : table.columns(), skipped, outcome(), commandLine());
     }
 
     private void line(String line, int number) {
@@ -126,6 +137,7 @@ final class PerftestReader {
             return;
         }
         int before = skipped.size();
+        lastLine = s;
         classify(line, s, number);
         lastSkipped = skipped.size() > before ? s : null;
     }
@@ -164,10 +176,13 @@ final class PerftestReader {
             recognised = true;
         } else if (WARNINGS.stream().anyMatch(s::contains)) {
             warnings.add(s);
+            ownLines++;
         } else if (ERRORS.stream().anyMatch(s::startsWith)) {
             errors.add(PerftestOutput.meaning(s));
             recognised = true;
-        } else if (!gpuLine(s) && !headerField(s) && !known(s)) {
+        } else if (gpuLine(s)) {
+            ownLines++;
+        } else if (!headerField(s) && !known(s)) {
             skipped.add(source + ":" + number + ": " + s);
         }
     }
@@ -243,6 +258,8 @@ final class PerftestReader {
         } else if ((m = GPU.matcher(s)).find()) {
             gpu = Fact.of(m.group(1));
             gpuMemory = true;
+        } else if ((m = GPU_CUT.matcher(s)).find()) {
+            cutName = m.group(1);
         } else if ((m = ROCM.matcher(s)).find()) {
             gpu = Fact.of(m.group(2));
             gpuMemory = true;
@@ -260,6 +277,7 @@ final class PerftestReader {
             dmabuf = true;
         } else if (GPU_MEMORY.stream().anyMatch(s::contains)) {
             gpuMemory = true;
+            allocated |= !s.contains("device name = [");
         } else {
             return false;
         }
@@ -303,6 +321,10 @@ final class PerftestReader {
         if (gpu.isValue()) {
             return gpu;
         }
+        if (cutName != null) {
+            return Fact.absent("the text ends inside perftest's device name line ('device name = [" + cutName
+                    + "', cuda_memory.c:94 at 00b55b6): '" + cutName + "' is the name or only its start");
+        }
         if (accelerator != null) {
             return Fact.absent(accelerator);
         }
@@ -344,10 +366,36 @@ final class PerftestReader {
         if (dmabuf) {
             return Fact.of("dma-buf");
         }
+        // ctx_init opens the GPU (perftest_resources.c:2799, the CUDA device lines), then create_single_mr allocates the
+        // buffer (:2344, 'using DMA-BUF' for one), all before ctx_print_test_info's header block (write_bw.c:173-194 at 00b55b6)
+        boolean allocationInText = allocated || test.isValue() || !header.isEmpty() || table != null;
+        if ((gpuMemory || cutName != null || !listedGpus.isEmpty()) && !allocationInText) {
+            boolean asked = commands.stream().anyMatch(c -> c.options().keySet().stream().anyMatch(o -> o.endsWith("_dmabuf")));
+            return Fact.absent("not in the text: it ends before perftest allocates the GPU buffer, where it says 'using DMA-BUF' when it "
+                    + "registers one (cuda_memory.c:257 at 00b55b6)" + (asked ? "; the command line asks for a DMA-BUF" : ""));
+        }
         if (gpuMemory) {
             return Fact.of("peer memory");
         }
         return Fact.absent(gpu.isValue() ? "not known" : gpu.reason());
+    }
+
+    /** What the first pasted command line asks, by perftest's option names, with the program first. */
+    private Map<String, String> commandLine() {
+        if (commands.isEmpty()) {
+            return Map.of();
+        }
+        PerftestCommandLine first = commands.get(0);
+        Map<String, String> out = new LinkedHashMap<>();
+        out.put("program", first.program());
+        out.putAll(first.options());
+        if (first.options().isEmpty() && !first.side().isValue()) {
+            out.put("options", "not read: " + first.side().reason());
+        }
+        if (commands.size() > 1) {
+            out.put("command lines", commands.size() + " in the text; these are the first's");
+        }
+        return out;
     }
 
     /** Whether the text holds a result, and why not: the parser stopped, the server waited, the text ends early. */
@@ -365,6 +413,11 @@ final class PerftestReader {
         }
         if (!errors.isEmpty()) {
             return "no result: perftest printed an error" + stop;
+        }
+        if (!test.isValue() && header.isEmpty() && table == null) {
+            String last = lastLine.length() > 80 ? lastLine.substring(0, 80) + "…" : lastLine;
+            return "no result: the text ends before perftest's header block and result table (its last line: '" + last + "'): the run "
+                    + "it shows does not reach its measurement" + stop;
         }
         return "no result: the text ends before perftest's result table" + stop;
     }

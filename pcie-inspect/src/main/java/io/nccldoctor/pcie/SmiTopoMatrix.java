@@ -1,6 +1,7 @@
 package io.nccldoctor.pcie;
 
 import io.nccldoctor.core.InputException;
+import io.nccldoctor.core.read.QuotedLines;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -43,7 +44,13 @@ public record SmiTopoMatrix(List<String> devices, Map<String, Map<String, String
     private static final Pattern COMMAND = Pattern.compile("nvidia-smi\\s+topo\\b(.*)$");
     private static final Pattern PCI_OPTION = Pattern.compile("(?:^|\\s)(?:-mp|--matrix_pci)(?=\\s|$)");
 
+    private static final String HEADERLESS = "no header line above the rows";
     private static final Pattern ANSI = Pattern.compile("\u001b\\[[0-9;]*m");
+    /**
+     * The mark a paste puts before every line: a Markdown quote ("> ") or a shell comment ("# ", a script that keeps the
+     * matrix as comments under its `# srun … nvidia-smi topo -m`). nvidia-smi starts no line of the matrix with either.
+     */
+    private static final Pattern QUOTE = Pattern.compile("^\\s*(?:> ?|#(?: |$))");
     private static final Pattern SPLIT = Pattern.compile("\t+|\\s{2,}");
     /** GPUn, NICn, or an RDMA device name as the old layout prints it (mlx5_0, bnxt_re0, irdma1, rdmap16s27, cxi0). */
     private static final Pattern LABEL = Pattern.compile("(GPU\\d+|NIC\\d+|[a-z][a-z0-9_]*\\d+)");
@@ -63,6 +70,11 @@ public record SmiTopoMatrix(List<String> devices, Map<String, Map<String, String
         return P2P.equals(matrix);
     }
 
+    /** True for rows pasted without their header line: the columns were named from the rows (SmiBareRows). */
+    public boolean headerless() {
+        return skipped.stream().anyMatch(s -> s.contains(HEADERLESS));
+    }
+
     /** True for `topo -mp`: PCIe paths only, NVLink not shown. */
     public boolean pciOnly() {
         return PCI.equals(matrix);
@@ -74,13 +86,14 @@ public record SmiTopoMatrix(List<String> devices, Map<String, Map<String, String
     }
 
     public static SmiTopoMatrix parse(List<String> raw, String source) {
-        List<String> lines = raw.stream().map(l -> ANSI.matcher(l).replaceAll("")).toList();
+        List<String> lines = QuotedLines.unquoted(raw.stream().map(l -> ANSI.matcher(l).replaceAll("")).toList(), QUOTE);
         int header = header(lines, source);
         boolean bare = SmiBareRows.isRow(lines.get(header));
         List<String> devices = new ArrayList<>();
         List<String> tail = new ArrayList<>();
+        SmiBareRows.Columns named = bare ? SmiBareRows.columns(lines, header, source) : null;
         if (bare) {
-            devices.addAll(SmiBareRows.columns(lines, header, source));
+            devices.addAll(named.labels());
         } else {
             headerColumns(lines.get(header), devices, tail);
         }
@@ -91,7 +104,7 @@ public record SmiTopoMatrix(List<String> devices, Map<String, Map<String, String
             rows.skipped.add((header + 1) + ": " + (unread.size() - UNREAD_SHOWN) + " more columns are not read");
         }
         if (bare) {
-            rows.skipped.add((header + 1) + ": no header line above the rows: the columns were named by where each row's X stands; "
+            rows.skipped.add((header + 1) + ": " + HEADERLESS + ": the columns were named " + named.how() + "; "
                     + "the values after the matrix (CPU and NUMA affinity) have no column names, so they are not read");
         }
         for (int i = bare ? header : header + 1; i < lines.size(); i++) {
@@ -165,7 +178,10 @@ public record SmiTopoMatrix(List<String> devices, Map<String, Map<String, String
         return out;
     }
 
-    /** The header line; else, when the text has matrix rows but no header, the first row (GPU0's). */
+    /**
+     * The header line; else, when the text has matrix rows but no header, the first row: GPU0's, or the first of a
+     * fragment further down (NIC30 … NIC33 of a 42-NIC matrix).
+     */
     private static int header(List<String> lines, String source) {
         int firstRow = -1;
         for (int i = 0; i < lines.size(); i++) {
@@ -179,6 +195,11 @@ public record SmiTopoMatrix(List<String> devices, Map<String, Map<String, String
         }
         if (firstRow >= 0) {
             return firstRow;
+        }
+        for (int i = 0; i < lines.size(); i++) {
+            if (SmiBareRows.isRow(lines.get(i))) {
+                return i;
+            }
         }
         throw new InputException(source + ": no nvidia-smi topology header (a line starting with GPU0 and naming "
                 + "CPU Affinity); paste the output of `nvidia-smi topo -m`");

@@ -108,7 +108,9 @@ final class Recognisers {
     private static Recognition smiTopo(Head h) {
         SmiTopoMatrix m = SmiTopoMatrix.parse(h.lines(), h.source());
         int unread = distinctLines(m.skipped(), Pattern.compile("^(\\d+):"));
-        String what = m.p2p() ? "a P2P status matrix (`nvidia-smi topo -p2p`: OK, NS …)" : "its GPU0 … header and " + m.cells().size() + " matrix rows";
+        String what = m.p2p() ? "a P2P status matrix (`nvidia-smi topo -p2p`: OK, NS …)"
+                : m.headerless() ? "its " + m.cells().size() + " matrix rows, without their header line"
+                : "its GPU0 … header and " + m.cells().size() + " matrix rows";
         return new Recognition(InputKind.NVIDIA_SMI_TOPO, m, h.nonBlank() - unread, unread, false, what);
     }
 
@@ -118,7 +120,9 @@ final class Recognisers {
         String what = h.startsWith('{') ? "its --out_json sections (test_info, results)"
                 : p.test().isValue() ? "its '" + p.test().get() + "' title"
                 : !p.columns().isEmpty() ? "its '" + String.join(" ", p.columns()) + "' table"
-                : !p.errors().isEmpty() ? "perftest's error lines" : "its 'Waiting for client to connect' banner";
+                : !p.errors().isEmpty() ? "perftest's error lines"
+                : p.outcome().contains("waited for a client") ? "its 'Waiting for client to connect' banner"
+                : "its " + p.commandLine().getOrDefault("program", "perftest") + " command line and the lines perftest printed after it";
         return new Recognition(InputKind.PERFTEST, p, h.nonBlank() - unread, unread, false, what);
     }
 

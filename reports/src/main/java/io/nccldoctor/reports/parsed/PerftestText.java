@@ -4,7 +4,10 @@ import io.nccldoctor.core.Fact;
 import io.nccldoctor.gdr.PerftestOutput;
 import java.util.Locale;
 
-/** The human form of `parse perftest`: test and side, the GPU and how its memory was registered, header, rows, warnings and errors. */
+/**
+ * The human form of `parse perftest`: test and side, the command line, the GPU and how its memory was registered,
+ * header, rows, warnings and errors.
+ */
 public final class PerftestText {
 
     private PerftestText() {
@@ -15,7 +18,12 @@ public final class PerftestText {
                 + p.role().fold(r -> ", " + r + " side", why -> ", side not known (" + why + ")")
                 + (p.gpu().isValue() ? ", GPU memory of " + p.gpu().get() : ", memory: " + p.gpu().reason()) + "\n");
         out.append("  result: ").append(p.outcome()).append('\n');
-        if (p.gpu().isValue() || p.gpuMemoryRegistration().isValue()) {
+        if (!p.commandLine().isEmpty()) {
+            out.append("  command line:");
+            p.commandLine().forEach((k, v) -> out.append(' ').append(k).append(v.equals("on") ? "" : "=" + v));
+            out.append('\n');
+        }
+        if (p.gpu().isValue() || p.gpuMemoryRegistration().isValue() || p.gpuPciAddress().isValue()) {
             out.append("  GPU PCI address: ").append(p.gpuPciAddress().<String>fold(a -> a, why -> "not known (" + why + ")")).append('\n');
             out.append("  GPU memory registered as: ").append(p.gpuMemoryRegistration().<String>fold(PerftestText::registration, why -> why)).append('\n');
         }

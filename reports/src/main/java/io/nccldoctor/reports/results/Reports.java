@@ -22,8 +22,9 @@ public final class Reports {
         return List.of(new DataCorruption(), new AbovePhysicalCeiling(), new BelowBaseline(), new RunBelowPeers(), new ConstantCeiling(),
                 new LinkLimited(), new FarBelowExpected(), new ProtocolPathology(),
                 new AlignmentCliff(), new InPlaceDivergence(), new UnstableResults(), new LinkImbalance(), new SingleRank(),
-                new NcclCompletionError(), new NcclIbAsyncFatal(), new NcclIbAsyncEvent(), new NcclWatchdogTimeout(), new NcclSocketNetwork(), new NcclNoGdr(), new NcclProcessesDisagree(),
-                new NcclPluginFallback(), new NcclCallFailed(), new NcclWarnLines(), new AtBaseline(), new PerftestFailed());
+                new NcclCompletionError(), new NcclIbAsyncFatal(), new NcclIbAsyncEvent(), new NcclWatchdogTimeout(), new NcclSocketNetwork(),
+                new NcclNoGdr(), new NcclProcessesDisagree(), new NcclPluginFallback(), new NcclCallFailed(), new NcclWarnLines(),
+                new AtBaseline(), new PerftestFailed(), new PerftestNoResult());
     }
 
     /** The node rules only (preflight's judgement as a report: JUnit, Prometheus …). */
