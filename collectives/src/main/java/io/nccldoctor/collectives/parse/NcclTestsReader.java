@@ -192,8 +192,8 @@ final class NcclTestsReader {
                     + "every line, and removed lines are listed as not read");
         }
         for (int i = runs.size() - 1; i > 0; i--) {
-            if (runs.get(i).cycle && !runs.get(i - 1).test.isValue() && runs.get(i).test.isValue()) {
-                runs.get(i - 1).test = runs.get(i).test; // "# Collective test concluded" after the last cycle names them all
+            if (runs.get(i).cycle) {
+                runs.get(i - 1).footerOfCycles(runs.get(i));
             }
         }
         List<NcclTestsOutput> further = new ArrayList<>();
@@ -229,6 +229,25 @@ final class NcclTestsReader {
         next.warnings.add("a further run, from line " + number + ": " + start.why() + (cycle ? "; the header, command and columns "
                 + "above it are taken as this sweep's too" : ""));
         return next;
+    }
+
+    /**
+     * The footer after a run's last cycle is the whole run's: nccl-tests adds every size of every cycle into the average
+     * (src/common.cu BenchTime: bw[0] += busBw; bw_count[0]++, divided once at the end) and its wrong-value count, and
+     * "# Collective test concluded" names the test of them all. An earlier cycle takes it from the cycle after it.
+     */
+    private void footerOfCycles(NcclTestsReader next) {
+        if (!test.isValue() && next.test.isValue()) {
+            test = next.test;
+        }
+        if (!footerSeen && next.footerSeen) {
+            oob = next.oob;
+            oobOk = next.oobOk;
+            avg = next.avg;
+            avgOk = next.avgOk;
+            warnings.add("the footer after the last cycle (" + next.avg.map(v -> "average " + v + " GB/s").orElse("no average")
+                    + ") covers every cycle of the run: nccl-tests averages busbw and counts wrong values over all of them");
+        }
     }
 
     /** Another cycle of the same run: what its header said holds for it. */

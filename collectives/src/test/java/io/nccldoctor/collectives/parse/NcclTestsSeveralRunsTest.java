@@ -113,6 +113,17 @@ class NcclTestsSeveralRunsTest {
         assertThat(out.notUnderstood()).singleElement().asString().contains("a line the diff removes");
     }
 
+    /** A Markdown quote ("> " before every line) is taken off the whole paste, as a reply quotes an output (synthetic lines). */
+    @Test
+    void aQuotedPasteIsRead() {
+        List<String> text = List.of("> #       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong",
+                ">            8             2     float     sum      -1    10.00    0.00    0.00      0    10.00    0.00    0.00      0",
+                ">");
+        NcclTestsOutput out = NcclTestsOutput.parse(text, "synthetic");
+        assertThat(out.rows()).singleElement().satisfies(r -> assertThat(r.inPlace().get().timeUs()).isEqualTo(10.0));
+        assertThat(out.notUnderstood()).isEmpty();
+    }
+
     /** NVIDIA/nccl#948: the only row ends after its out-of-place cells. */
     @Test
     void aRowCutAfterItsOutOfPlaceHalfIsReadHalf() throws IOException {
@@ -165,6 +176,14 @@ class NcclTestsSeveralRunsTest {
     @Test
     void theCommandsBinaryNamesTheTest() throws IOException {
         assertThat(read("nccl-tests-rtx5090-alltoall-1rank-binary-names-test.txt").test().get()).isEqualTo("alltoall_perf");
+    }
+
+    /** ROCm/rccl-tests PR #93: --output_file's JSON lines, a format the checked source does not have: refused with why. */
+    @Test
+    void rcclTestsOutputFileIsRefusedWithTheReason() throws IOException {
+        String json = Files.readString(CORPUS.resolve("rccl-tests-output-file-json-lines-cut.txt"), StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> NcclTestsJson.parse(json, "x")).isInstanceOf(InputException.class)
+                .hasMessageContaining("rccl-tests' --output_file").hasMessageContaining("not confirmed from rccl-tests' source");
     }
 
     @Test

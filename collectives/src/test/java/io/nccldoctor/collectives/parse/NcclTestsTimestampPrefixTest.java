@@ -37,6 +37,8 @@ class NcclTestsTimestampPrefixTest {
         assertThat(fastest.sizeBytes()).isEqualTo(1L << 30);
         assertThat(fastest.inPlace().get().algBwGBps()).as("printed 6e+06").isEqualTo(6e6);
         assertThat(out.rows()).allSatisfy(r -> assertThat(r.outOfPlace().busBwGBps()).as("one rank").isZero());
+        assertThat(out.avgBusBwGBps().get()).as("the footer after the last cycle is the whole run's").isZero();
+        assertThat(out.warnings()).anyMatch(w -> w.startsWith("the footer after the last cycle (average 0.0 GB/s) covers every cycle"));
         NcclTestsOutput last = out.furtherRuns().get(0); // the footer follows the last cycle
         assertThat(last.avgBusBwGBps().get()).isZero();
         assertThat(last.outOfBounds().get()).isZero();

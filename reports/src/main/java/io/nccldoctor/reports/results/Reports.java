@@ -23,7 +23,8 @@ public final class Reports {
                 new LinkLimited(), new FarBelowExpected(), new ProtocolPathology(),
                 new AlignmentCliff(), new InPlaceDivergence(), new UnstableResults(), new LinkImbalance(), new SingleRank(),
                 new NcclCompletionError(), new NcclWatchdogTimeout(), new NcclSocketNetwork(), new NcclNoGdr(), new NcclProcessesDisagree(),
-                new NcclPluginFallback(), new NcclCallFailed(), new NcclWarnLines(), new AtBaseline(), new PerftestFailed());
+                new NcclPluginFallback(), new NcclCallFailed(), new NcclWarnLines(), new AtBaseline(), new PerftestFailed(),
+                new NcclTestsRanksAlone());
     }
 
     /** The node rules only (preflight's judgement as a report: JUnit, Prometheus …). */
