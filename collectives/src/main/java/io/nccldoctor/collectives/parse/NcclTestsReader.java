@@ -148,6 +148,11 @@ final class NcclTestsReader {
     private boolean footerSeen;
     /** The line this run starts at (1 for the text's first run). */
     private int startLine = 1;
+    /** A section line after this run's table, not yet followed by a row; its line number. */
+    private String pendingSection;
+    private int pendingSectionLine;
+    /** True after "Reducing maxBytes to …": the parameters line then shows less than the command's -e. */
+    private boolean reduced;
     /** True when this run is another cycle of the run before it (its sizes started again under the same header). */
     private boolean cycle;
     /** The line being read, prefixes taken off but its spacing kept, and the column header line so kept. */
@@ -216,17 +221,23 @@ final class NcclTestsReader {
         }
         String t = NcclTestsMarkdown.plain(line.strip()).plain();
         NcclTestsRuns.Start start = t.isEmpty() ? null : NcclTestsRuns.start(t, rows.isEmpty() ? -1 : rows.get(rows.size() - 1).sizeBytes());
+        int from = number;
+        if (pendingSection != null && !t.isEmpty() && Character.isDigit(t.charAt(0))) {
+            start = new NcclTestsRuns.Start("the section line '" + pendingSection + "' above its first row", false);
+            from = pendingSectionLine; // the run starts at its label
+        }
         if (start == null) {
             return null;
         }
+        pendingSection = null; // the section line names the run that starts here
         NcclTestsReader next = new NcclTestsReader(source);
         boolean cycle = start.cycle() && !footerSeen;
         if (cycle) {
             next.inherit(this);
             next.cycle = true;
         }
-        next.startLine = number;
-        next.warnings.add("a further run, from line " + number + ": " + start.why() + (cycle ? "; the header, command and columns "
+        next.startLine = from;
+        next.warnings.add("a further run, from line " + from + ": " + start.why() + (cycle ? "; the header, command and columns "
                 + "above it are taken as this sweep's too" : ""));
         return next;
     }
@@ -274,6 +285,7 @@ final class NcclTestsReader {
     /** This run's output; {@code first}: the text's first run, which must show nccl-tests' output (a further run may be a command alone). */
     private NcclTestsOutput finish(boolean first) {
         finishCommand();
+        finishSection();
         if (first && rows.isEmpty() && !version.isValue() && oob.isAbsent() && layout == null && parameterLines.isEmpty()) {
             throw new InputException(source + ": not nccl-tests output (no '# nccl-tests version' header, no '# nThread' parameters, "
                     + "no size/time table, no 'Out of bounds values' footer); give the output of all_reduce_perf or another *_perf binary");
@@ -293,6 +305,7 @@ final class NcclTestsReader {
         for (int i = 0; i < parameterLines.size(); i++) {
             parameters.add(NcclTestsParameters.parse(parameterLines.get(i), modes.get(i)));
         }
+        commandAgrees(parameters);
         if (parameterLines.isEmpty() && !modes.isEmpty()) {
             warnings.add("mode lines without a '# nThread' parameters line: " + String.join("; ", modes.get(0)));
         }
@@ -307,6 +320,13 @@ final class NcclTestsReader {
 
     private void line(String line, int number) {
         rawLine = line;
+        if (NcclTestsRuns.SECTION.matcher(line.strip()).matches()) {
+            if (!rows.isEmpty() || footerSeen) { // after a table: the label of the run whose first row comes next
+                pendingSection = line.strip();
+                pendingSectionLine = number;
+            }
+            return;
+        }
         NcclTestsMarkdown.Line md = NcclTestsMarkdown.plain(line.strip());
         markdown |= md.markdown();
         if (md.refused() != null) {
@@ -378,10 +398,11 @@ final class NcclTestsReader {
             rankZero += RANK_ZERO.matcher(t).find() ? 1 : 0;
         } else if ((m = GROUPS.matcher(t)).matches()) {
             inPlaceFirst = m.group(1).equals("in-place");
-        } else if (NcclTestsRuns.CYCLE.matcher(t).matches() || NcclTestsRuns.SECTION.matcher(t).matches()) {
-            return true; // a cycle's or a section's first line: where a further run starts is said in its warnings
+        } else if (NcclTestsRuns.CYCLE.matcher(t).matches()) {
+            return true; // a cycle's first line: where a further run starts is said in its warnings
         } else if ((m = REDUCED.matcher(t)).find()) {
             warnings.add("nccl-tests reduced maxBytes to " + m.group(1) + " for lack of GPU memory: larger sizes were not run");
+            reduced = true;
         } else {
             return false;
         }
@@ -771,6 +792,32 @@ final class NcclTestsReader {
                 command = Fact.of(read);
             }
             pendingCommand = null;
+        }
+    }
+
+    /**
+     * The command's -e against the parameters line's maxBytes: nccl-tests prints the size it parsed (src/common.cu
+     * parsesize: K, M, G are powers of 1024), or less after "Reducing maxBytes". Another value: the command is another
+     * run's (hisohara/ai-scripts pasted a one-node command above a two-node table).
+     */
+    private void commandAgrees(List<NcclTestsParameters> parameters) {
+        String e = command.isValue() ? command.get().flags().get("maxbytes") : null;
+        if (e == null || parameters.isEmpty() || !parameters.get(0).maxBytes().isValue() || reduced) {
+            return;
+        }
+        Fact<Long> asked = NcclTestsCommand.size(e);
+        long printed = parameters.get(0).maxBytes().get();
+        if (asked.isValue() && asked.get() != printed) {
+            warnings.add("the command's -e " + e + " (" + asked.get() + " bytes) is not the parameters line's maxBytes " + printed
+                    + ": the command is another run's, and its flags and environment may not be this table's");
+        }
+    }
+
+    /** A section line after the table that no row followed: not understood, as it started no run. */
+    private void finishSection() {
+        if (pendingSection != null) {
+            skipped.add(source + ":" + pendingSectionLine + ": " + pendingSection);
+            pendingSection = null;
         }
     }
 

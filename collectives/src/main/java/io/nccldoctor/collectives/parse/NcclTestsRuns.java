@@ -11,7 +11,8 @@ import java.util.regex.Pattern;
  * <li>a line that starts another run's output: a command line (the command printed after a run's "# Avg bus
  * bandwidth" belongs to the next run, NVIDIA/nccl#340), a version header, a "# nThread" parameters line, a
  * "# Collective test starting" line, a device line, a column header;</li>
- * <li>a section line a script or a person put between runs ("====== 2-node ======");</li>
+ * <li>the first row after a section line a script or a person put between runs ("====== 2-node ======"); a section
+ * line with no row after it starts nothing and is listed as not understood;</li>
  * <li>a row whose size is below the previous row's: the sizes start again (equal sizes repeat where a size rounds to the
  * same count, as size 0 does for small sizes on many ranks). nccl-tests -N prints every cycle's
  * sweep back to back in one table (src/common.cu TimeTest: {@code do { for (size …) … } while (--repeat)}), rccl-tests
@@ -48,9 +49,6 @@ final class NcclTestsRuns {
      */
     static Start start(String t, long lastSize) {
         Matcher m;
-        if ((m = SECTION.matcher(t)).matches()) {
-            return new Start("a section line '" + t + "' after the previous run's table", false);
-        }
         if ((m = CYCLE.matcher(t)).matches() && Integer.parseInt(m.group(1)) > 1) {
             return new Start("'" + t + "': rccl-tests prints each cycle of -N as its own sweep", true);
         }

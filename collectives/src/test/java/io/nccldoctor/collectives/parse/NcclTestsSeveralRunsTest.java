@@ -39,7 +39,7 @@ class NcclTestsSeveralRunsTest {
         assertThat(out.furtherRuns().stream().map(r -> r.peakBusBw().get().outOfPlace().busBwGBps()).toList())
                 .containsExactly(350.24, 350.59, 350.84);
         assertThat(out.furtherRuns()).allSatisfy(r -> assertThat(sizes(r)).containsExactly(4294967296L, 8589934592L, 17179869184L));
-        assertThat(out.furtherRuns().get(0).warnings()).anyMatch(w -> w.startsWith("a further run, from line 7: a section line '====== 2-node ======'"));
+        assertThat(out.furtherRuns().get(0).warnings()).anyMatch(w -> w.equals("a further run, from line 7: the section line '====== 2-node ======' above its first row"));
         assertThat(out.warnings()).anyMatch(w -> w.startsWith("3 further runs in this text, starting at lines 7, 11, 15"));
         assertThat(out.notUnderstood()).hasSize(2).allMatch(l -> l.contains(": $ ")); // the two shell commands, not nccl-tests'
     }
@@ -86,6 +86,18 @@ class NcclTestsSeveralRunsTest {
         assertThat(out.warnings()).anyMatch(w -> w.startsWith("several command lines before the output") && w.contains("-e 8G"));
         assertThat(out.rows()).hasSize(32);
         assertThat(out.furtherRuns()).isEmpty();
+        assertThat(out.warnings()).noneMatch(w -> w.startsWith("the command's -e"));
+    }
+
+    /** A command whose -e is not the parameters line's maxBytes is said to be another run's (synthetic lines). */
+    @Test
+    void aCommandOfAnotherSizeIsSaid() {
+        List<String> text = List.of("$ mpirun -np 8 ./all_reduce_perf -b 8 -e 8G -f 2 -g 1",
+                "# nThread 1 nGpus 1 minBytes 8 maxBytes 17179869184 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0");
+        NcclTestsOutput out = NcclTestsOutput.parse(text, "synthetic");
+        assertThat(out.warnings()).contains("the command's -e 8G (8589934592 bytes) is not the parameters line's maxBytes 17179869184: "
+                + "the command is another run's, and its flags and environment may not be this table's");
+        assertThat(NcclTestsCommand.size("1250M").get()).as("nccl-tests#107's -b 1250M, printed as minBytes 1310720000").isEqualTo(1310720000L);
     }
 
     /** GoogleCloudPlatform/ai-infra-cluster-provisioning PR #376: a README's table quoted in a review as added diff lines. */
