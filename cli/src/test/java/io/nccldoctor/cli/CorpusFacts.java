@@ -77,7 +77,7 @@ final class CorpusFacts {
     static final Map<String, String> REFUSED = Map.of(
             "corpus/nccl-topo-xml/nccl-graph-azure-ncv4-not-topology.xml", "it is NCCL's graph file",
             "corpus/nvidia-smi-topo/nvidia-smi-topo-b200-rows-without-header.txt", "none of the kinds nccl-doctor reads was recognised",
-            "corpus/nccl-tests/rccl-tests-output-file-json-lines-cut.txt", "rccl-tests' --output_file");
+            "corpus/nccl-tests/rccl-tests-output-file-json-lines-cut.jsonl", "rccl-tests' --output_file");
 
     /** "file\tfact" → why the tool does not read it as written yet; shown as skipped, failed once it matches. */
     static final Map<String, String> KNOWN = known();

@@ -193,7 +193,7 @@ class NcclTestsSeveralRunsTest {
     /** ROCm/rccl-tests PR #93: --output_file's JSON lines, a format the checked source does not have: refused with why. */
     @Test
     void rcclTestsOutputFileIsRefusedWithTheReason() throws IOException {
-        String json = Files.readString(CORPUS.resolve("rccl-tests-output-file-json-lines-cut.txt"), StandardCharsets.UTF_8);
+        String json = Files.readString(CORPUS.resolve("rccl-tests-output-file-json-lines-cut.jsonl"), StandardCharsets.UTF_8);
         assertThatThrownBy(() -> NcclTestsJson.parse(json, "x")).isInstanceOf(InputException.class)
                 .hasMessageContaining("rccl-tests' --output_file").hasMessageContaining("not confirmed from rccl-tests' source");
     }

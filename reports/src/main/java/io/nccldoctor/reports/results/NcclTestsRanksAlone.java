@@ -20,7 +20,7 @@ import java.util.TreeMap;
  */
 public final class NcclTestsRanksAlone implements ResultRule {
 
-    static final RuleInfo INFO = new RuleInfo("NCCL_TESTS_RANKS_ALONE", Severity.ERROR,
+    static final RuleInfo INFO = new RuleInfo("TESTS_RANKS_ALONE", Severity.ERROR,
             "nccl-tests processes each ran alone: a rank is listed by several processes",
             "nccl-tests lists every rank of its world once ('# Rank 0 … Rank n-1'). When the same rank appears on several "
                     + "hosts or processes of one run, each process printed its own header for a world of its own: the "
