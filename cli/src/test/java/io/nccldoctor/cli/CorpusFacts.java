@@ -76,7 +76,8 @@ final class CorpusFacts {
      */
     static final Map<String, String> REFUSED = Map.of(
             "corpus/nccl-topo-xml/nccl-graph-azure-ncv4-not-topology.xml", "it is NCCL's graph file",
-            "corpus/nvidia-smi-topo/nvidia-smi-topo-b200-rows-without-header.txt", "none of the kinds nccl-doctor reads was recognised");
+            "corpus/nvidia-smi-topo/nvidia-smi-topo-b200-rows-without-header.txt", "none of the kinds nccl-doctor reads was recognised",
+            "corpus/nccl-tests/rccl-tests-output-file-json-lines-cut.jsonl", "rccl-tests' --output_file");
 
     /** "file\tfact" → why the tool does not read it as written yet; shown as skipped, failed once it matches. */
     static final Map<String, String> KNOWN = known();
@@ -186,6 +187,8 @@ final class CorpusFacts {
         all.add(fact("nccl-tests", "nGpus", at("/parameters/0/gpusPerThread"), Match.NUMBER));
         all.add(prefixed("nccl-tests", "env.", (d, v) -> at("/command/value/env/" + v).apply(d), Match.TEXT));
         all.add(fact("nccl-tests", "tool", at("/tool"), Match.TEXT));
+        all.add(fact("nccl-tests", "furtherRuns", d -> Optional.of("" + d.path("furtherRuns").size()), Match.NUMBER));
+        all.add(fact("nccl-tests", "commandMaxBytes", at("/command/value/flags/maxbytes"), Match.TEXT));
         // perftest: PerftestOutput
         all.add(fact("perftest", "test", at("/test"), Match.TEXT));
         all.add(fact("perftest", "role", at("/role"), Match.TEXT));

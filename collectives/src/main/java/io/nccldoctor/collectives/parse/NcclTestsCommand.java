@@ -4,8 +4,10 @@ import io.nccldoctor.core.Fact;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -188,6 +190,24 @@ public record NcclTestsCommand(String text, Fact<String> launcher, Map<String, S
             out.put(NOT_AN_OPTION, loose.toString());
         }
         return out;
+    }
+
+    private static final Pattern SIZE = Pattern.compile("(\\d+(?:\\.\\d*)?)\\s*([KkMmGg]?)");
+
+    /** A size flag as nccl-tests reads it (src/common.cu parsesize: a number, then K, M or G for 1024, 1024², 1024³). */
+    static Fact<Long> size(String flag) {
+        Matcher m = SIZE.matcher(flag.strip());
+        if (!m.matches()) {
+            return Fact.absent("'" + flag + "' is not a size nccl-tests reads");
+        }
+        double units = switch (m.group(2).toUpperCase(Locale.ROOT)) {
+            case "G" -> 1024.0 * 1024 * 1024;
+            case "M" -> 1024.0 * 1024;
+            case "K" -> 1024.0;
+            default -> 1;
+        };
+        double v = Double.parseDouble(m.group(1)) * units;
+        return v < 9.2e18 ? Fact.of((long) v) : Fact.absent("'" + flag + "' is past the 64-bit range");
     }
 
     private static String base(String word) {

@@ -38,6 +38,21 @@ public final class NcclTestsJson {
     }
 
     /** True when the first non-blank character is '{', as in every -J file and never in the text output. */
+    /**
+     * Why a JSON text of another benchmark's writer is not read, or "": one object per line with "name", "inPlace" and
+     * "busBw" is rccl-tests' --output_file (ROCm/rccl-tests PR #93, 2024-10). The rccl-tests source this reader was
+     * checked against (develop at ae3e635, 2024-09-10) has no such writer, so its fields (is "time" in us, "#wrong" a
+     * string count, one line per placement?) cannot be confirmed from the source: the file is refused, not guessed at.
+     */
+    public static String otherFormat(String text) {
+        String first = text.strip().lines().findFirst().orElse("");
+        if (first.startsWith("{") && first.contains("\"inPlace\":") && first.contains("\"busBw\":") && first.contains("\"name\":")) {
+            return ": its lines look like rccl-tests' --output_file (one object per line with name, inPlace, busBw), a format "
+                    + "not confirmed from rccl-tests' source and so not read; give the text output of the same run";
+        }
+        return "";
+    }
+
     public static boolean looksLikeJson(String text) {
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
@@ -71,7 +86,7 @@ public final class NcclTestsJson {
             if (!hasVersion) {
                 missing.add("no 'nccl_version' number");
             }
-            throw new InputException(source + ": not nccl-tests -J JSON (" + String.join(", ", missing) + "); " + HINT);
+            throw new InputException(source + ": not nccl-tests -J JSON (" + String.join(", ", missing) + ")" + otherFormat(json) + "; " + HINT);
         }
 
         JsonNode format = root.get("version");

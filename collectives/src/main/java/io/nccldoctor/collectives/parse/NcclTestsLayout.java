@@ -29,10 +29,14 @@ final class NcclTestsLayout {
     record Column(String name, int placement, int width) {
     }
 
-    /** A row split by the layout: the lead cells by name, per placement its cells by name; or why it could not be. */
-    record Cells(Map<String, String> lead, List<Map<String, String>> placements, String problem) {
+    /**
+     * A row split by the layout: the lead cells by name, per placement its cells by name; or why it could not be.
+     * {@code firstGroupOnly}: the row ends after the lead cells and the first placement group the header prints, its
+     * other group's cells are not in the line.
+     */
+    record Cells(Map<String, String> lead, List<Map<String, String>> placements, String problem, boolean firstGroupOnly) {
         static Cells refused(String why) {
-            return new Cells(Map.of(), List.of(), why);
+            return new Cells(Map.of(), List.of(), why, false);
         }
     }
 
@@ -133,6 +137,8 @@ final class NcclTestsLayout {
         List<Column> use = columns;
         if (cells.length == width - 1 && has("redop") && indexOf("redop") < cells.length && NUMBER.matcher(cells[indexOf("redop")]).matches()) {
             use = columns.stream().filter(c -> !c.name().equals("redop")).toList(); // old alltoall rows leave redop blank
+        } else if (cells.length != width && cells.length == firstGroupWidth() && placementCount() == 2) {
+            use = columns.subList(0, columnsOfFirstGroup()); // the line ends after its first group (a cut paste, mscclpp-test)
         } else if (cells.length != width) {
             return Cells.refused(cells.length + " cells where the columns take " + width + " (" + names() + ")");
         }
@@ -147,7 +153,23 @@ final class NcclTestsLayout {
             (c.placement() < 0 ? lead : placements.get(c.placement())).put(c.name(), value);
             at += c.width();
         }
-        return new Cells(lead, placements.get(1).isEmpty() ? List.of(placements.get(0)) : placements, null);
+        boolean firstOnly = use.size() < columns.size() && use.stream().noneMatch(c -> c.placement() == 1);
+        return new Cells(lead, placements.get(1).isEmpty() ? List.of(placements.get(0)) : placements, null, firstOnly);
+    }
+
+    /** The columns up to the end of the first placement group: the lead columns and the first group's cells. */
+    private int columnsOfFirstGroup() {
+        int n = 0;
+        while (n < columns.size() && columns.get(n).placement() <= 0 && !(n > 0 && columns.get(n).placement() < 0
+                && columns.get(n - 1).placement() == 0)) {
+            n++;
+        }
+        return n;
+    }
+
+    /** The cells a row takes up to the end of its first placement group. */
+    private int firstGroupWidth() {
+        return columns.subList(0, columnsOfFirstGroup()).stream().mapToInt(Column::width).sum();
     }
 
     private boolean has(String name) {

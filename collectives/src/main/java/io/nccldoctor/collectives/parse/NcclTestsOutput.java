@@ -30,6 +30,8 @@ import java.util.regex.Pattern;
  * @param errors      the "# error: …" lines (NCCL's last error, printed at the end of a run)
  * @param tool        the program that printed the text: "nccl-tests", or "rccl-tests" (ROCm's fork, whose header names
  *                    RCCL where nccl-tests names NCCL); "nccl-doctor" for its own measurements
+ * @param furtherRuns the runs after this one in the same text, each read as its own table with its own header,
+ *                    footer and summary: a run's rows are never merged into another's sweep (see {@link NcclTestsRuns})
  */
 @JsonIgnoreProperties(value = {"failures", "peakBusBw", "ranks"}, allowGetters = true) // derived: written, recomputed when read back
 public record NcclTestsOutput(Fact<String> testsVersion, Fact<String> ncclHeaders, Fact<String> ncclLibrary,
@@ -37,7 +39,7 @@ public record NcclTestsOutput(Fact<String> testsVersion, Fact<String> ncclHeader
                               Fact<Long> outOfBounds, Fact<Boolean> outOfBoundsOk, Fact<Double> avgBusBwGBps,
                               Fact<Boolean> avgBusBwOk, int ncclInfoLines, List<String> notUnderstood,
                               List<NcclTestsParameters> parameters, Fact<NcclTestsCommand> command, List<String> columns,
-                              List<String> warnings, List<String> errors, String tool) {
+                              List<String> warnings, List<String> errors, String tool, List<NcclTestsOutput> furtherRuns) {
 
     /** JSON written before these components existed reads back with them empty, never null. */
     public NcclTestsOutput {
@@ -50,6 +52,23 @@ public record NcclTestsOutput(Fact<String> testsVersion, Fact<String> ncclHeader
         warnings = warnings == null ? List.of() : warnings;
         errors = errors == null ? List.of() : errors;
         tool = tool == null ? "nccl-tests" : tool;
+        furtherRuns = furtherRuns == null ? List.of() : List.copyOf(furtherRuns);
+    }
+
+    /** One run: no further runs in its text. */
+    public NcclTestsOutput(Fact<String> testsVersion, Fact<String> ncclHeaders, Fact<String> ncclLibrary, Fact<String> test,
+                           List<String> devices, boolean errorColumn, List<Row> rows, Fact<Long> outOfBounds,
+                           Fact<Boolean> outOfBoundsOk, Fact<Double> avgBusBwGBps, Fact<Boolean> avgBusBwOk, int ncclInfoLines,
+                           List<String> notUnderstood, List<NcclTestsParameters> parameters, Fact<NcclTestsCommand> command,
+                           List<String> columns, List<String> warnings, List<String> errors, String tool) {
+        this(testsVersion, ncclHeaders, ncclLibrary, test, devices, errorColumn, rows, outOfBounds, outOfBoundsOk, avgBusBwGBps,
+                avgBusBwOk, ncclInfoLines, notUnderstood, parameters, command, columns, warnings, errors, tool, List.of());
+    }
+
+    /** This run with the runs that follow it in the same text. */
+    NcclTestsOutput withFurtherRuns(List<NcclTestsOutput> runs) {
+        return new NcclTestsOutput(testsVersion, ncclHeaders, ncclLibrary, test, devices, errorColumn, rows, outOfBounds, outOfBoundsOk,
+                avgBusBwGBps, avgBusBwOk, ncclInfoLines, notUnderstood, parameters, command, columns, warnings, errors, tool, runs);
     }
 
     /** A result without header parameters, command line or column names (nccl-doctor's own measurements). */

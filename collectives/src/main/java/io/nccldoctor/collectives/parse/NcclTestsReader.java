@@ -74,6 +74,14 @@ final class NcclTestsReader {
      * or "3e-0" is the start of a cell ("3e-08") whose end the paste lost.
      */
     private static final Pattern CUT_NUMBER = Pattern.compile("[-+]?(?:\\d+\\.?\\d*|\\.\\d+)[eE][-+]?\\d?");
+    /** NCCL's banner in its INFO log (src/init.cc showVersion): "host:pid:tid [0] NCCL INFO NCCL version 2.22.3+cuda12.6". */
+    private static final Pattern INFO_VERSION = Pattern.compile(" NCCL INFO NCCL version (\\d+\\.\\d+\\.\\d+)");
+    /**
+     * The line above the column header naming the two groups: "out-of-place … in-place" in nccl-tests; mscclpp-test
+     * prints "in-place … out-of-place" (test/mscclpp-test/common.cc BaseTestEngine::runTest) and measures one
+     * placement per row, indenting an out-of-place row's cells by the in-place group's width.
+     */
+    private static final Pattern GROUPS = Pattern.compile("^#?\\s*(out-of-place|in-place)\\s+(?:out-of-place|in-place)\\s*$");
     private static final Pattern TEST = Pattern.compile("(?:^|#)\\s*Collective test starting: (\\S+)");
     /** The footer's last line (src/util.cu writeResultFooter): it names the test where the header was cut. */
     private static final Pattern CONCLUDED = Pattern.compile("(?:^|#)\\s*Collective test concluded: (\\S+)");
@@ -126,16 +134,32 @@ final class NcclTestsReader {
     private final List<String> parameterLines = new ArrayList<>();
     private final List<List<String>> modes = new ArrayList<>();
     private NcclTestsLayout layout;
+    /** The columns the last header-less row was read by. */
+    private NcclTestsLayout inferred;
     private List<String> columns = List.of();
     private boolean errorColumn;
-    private int rowsInTable;
-    private int tables;
     private StringBuilder pendingCommand;
     private final Map<String, String> exports = new LinkedHashMap<>();
     private Fact<NcclTestsCommand> command = Fact.absent("no command line in the text");
     private final Set<String> warnings = new LinkedHashSet<>();
     private final List<String> errors = new ArrayList<>();
     private int rankZero;
+    /** True once the footer ("Out of bounds values", "Avg bus bandwidth") was read: a later command or sweep is another run's. */
+    private boolean footerSeen;
+    /** The line this run starts at (1 for the text's first run). */
+    private int startLine = 1;
+    /** A section line after this run's table, not yet followed by a row; its line number. */
+    private String pendingSection;
+    private int pendingSectionLine;
+    /** True after "Reducing maxBytes to …": the parameters line then shows less than the command's -e. */
+    private boolean reduced;
+    /** True when this run is another cycle of the run before it (its sizes started again under the same header). */
+    private boolean cycle;
+    /** The line being read, prefixes taken off but its spacing kept, and the column header line so kept. */
+    private String rawLine = "";
+    private String headerRaw = "";
+    /** The table prints its in-place columns before its out-of-place ones (mscclpp-test's order). */
+    private boolean inPlaceFirst;
     private Fact<Integer> validation = Fact.absent("no '# nThread … validation:' line");
 
     /** An old-layout row's in-place maximum error above 0, and whether its table has neither a redop nor a root column. */
@@ -146,12 +170,123 @@ final class NcclTestsReader {
         this.source = source;
     }
 
+    /**
+     * Reads the text; each run in it (see {@link NcclTestsRuns}) is read by a reader of its own, and the first run's
+     * output carries the others as its further runs.
+     */
     NcclTestsOutput read(List<String> raw) {
+        NcclTestsQuoting quoting = NcclTestsQuoting.of(raw);
+        List<NcclTestsReader> runs = new ArrayList<>(List.of(this));
+        NcclTestsReader run = this;
         for (int n = 0; n < raw.size(); n++) {
-            line(PREFIX.matcher(raw.get(n)).replaceFirst(""), n + 1);
+            NcclTestsQuoting.Line q = quoting.line(raw.get(n));
+            if (q.removed()) {
+                run.skipped.add(source + ":" + (n + 1) + ": " + raw.get(n).strip() + " (a line the diff removes: the old text, not read)");
+                continue;
+            }
+            String line = PREFIX.matcher(q.text()).replaceFirst("");
+            NcclTestsReader next = run.nextRun(line, n + 1);
+            if (next != null) {
+                runs.add(next);
+                run = next;
+            }
+            run.line(line, n + 1);
         }
+        if (quoting.diff()) {
+            warnings.add("the text is quoted from a diff ('+' before added lines, '-' before removed ones): the marks were taken off "
+                    + "every line, and removed lines are listed as not read");
+        }
+        for (int i = runs.size() - 1; i > 0; i--) {
+            if (runs.get(i).cycle) {
+                runs.get(i - 1).footerOfCycles(runs.get(i));
+            }
+        }
+        List<NcclTestsOutput> further = new ArrayList<>();
+        for (NcclTestsReader r : runs.subList(1, runs.size())) {
+            further.add(r.finish(false));
+        }
+        if (!further.isEmpty()) {
+            warnings.add(further.size() + " further run" + (further.size() == 1 ? "" : "s") + " in this text, starting at line"
+                    + (further.size() == 1 ? " " : "s ") + String.join(", ", runs.subList(1, runs.size()).stream()
+                    .map(r -> String.valueOf(r.startLine)).toList()) + ": each read as its own table with its own summary "
+                    + "(furtherRuns), never merged into this run's sweep");
+        }
+        return finish(true).withFurtherRuns(further);
+    }
+
+    /** A new reader when {@code line} starts another run after this one's rows or footer, else null. */
+    private NcclTestsReader nextRun(String line, int number) {
+        if (pendingCommand != null || rows.isEmpty() && !footerSeen) {
+            return null;
+        }
+        String t = NcclTestsMarkdown.plain(line.strip()).plain();
+        NcclTestsRuns.Start start = t.isEmpty() ? null : NcclTestsRuns.start(t, rows.isEmpty() ? -1 : rows.get(rows.size() - 1).sizeBytes());
+        int from = number;
+        if (pendingSection != null && !t.isEmpty() && Character.isDigit(t.charAt(0))) {
+            start = new NcclTestsRuns.Start("the section line '" + pendingSection + "' above its first row", false);
+            from = pendingSectionLine; // the run starts at its label
+        }
+        if (start == null) {
+            return null;
+        }
+        pendingSection = null; // the section line names the run that starts here
+        NcclTestsReader next = new NcclTestsReader(source);
+        boolean cycle = start.cycle() && !footerSeen;
+        if (cycle) {
+            next.inherit(this);
+            next.cycle = true;
+        }
+        next.startLine = from;
+        next.warnings.add("a further run, from line " + from + ": " + start.why() + (cycle ? "; the header, command and columns "
+                + "above it are taken as this sweep's too" : ""));
+        return next;
+    }
+
+    /**
+     * The footer after a run's last cycle is the whole run's: nccl-tests adds every size of every cycle into the average
+     * (src/common.cu BenchTime: bw[0] += busBw; bw_count[0]++, divided once at the end) and its wrong-value count, and
+     * "# Collective test concluded" names the test of them all. An earlier cycle takes it from the cycle after it.
+     */
+    private void footerOfCycles(NcclTestsReader next) {
+        if (!test.isValue() && next.test.isValue()) {
+            test = next.test;
+        }
+        if (!footerSeen && next.footerSeen) {
+            oob = next.oob;
+            oobOk = next.oobOk;
+            avg = next.avg;
+            avgOk = next.avgOk;
+            warnings.add("the footer after the last cycle (" + next.avg.map(v -> "average " + v + " GB/s").orElse("no average")
+                    + ") covers every cycle of the run: nccl-tests averages busbw and counts wrong values over all of them");
+        }
+    }
+
+    /** Another cycle of the same run: what its header said holds for it. */
+    private void inherit(NcclTestsReader from) {
+        version = from.version;
+        headers = from.headers;
+        library = from.library;
+        test = from.test;
+        tool = from.tool;
+        toolNamed = from.toolNamed;
+        devices.addAll(from.devices);
+        parameterLines.addAll(from.parameterLines);
+        from.modes.forEach(m -> modes.add(new ArrayList<>(m)));
+        validation = from.validation;
+        command = from.command;
+        exports.putAll(from.exports);
+        layout = from.layout;
+        columns = from.columns;
+        headerRaw = from.headerRaw;
+        inPlaceFirst = from.inPlaceFirst;
+        errorColumn = from.errorColumn;
+    }
+
+    /** This run's output; {@code first}: the text's first run, which must show nccl-tests' output (a further run may be a command alone). */
+    private NcclTestsOutput finish(boolean first) {
         finishCommand();
-        if (rows.isEmpty() && !version.isValue() && oob.isAbsent() && layout == null && parameterLines.isEmpty()) {
+        finishSection();
+        if (first && rows.isEmpty() && !version.isValue() && oob.isAbsent() && layout == null && parameterLines.isEmpty()) {
             throw new InputException(source + ": not nccl-tests output (no '# nccl-tests version' header, no '# nThread' parameters, "
                     + "no size/time table, no 'Out of bounds values' footer); give the output of all_reduce_perf or another *_perf binary");
         }
@@ -162,10 +297,15 @@ final class NcclTestsReader {
         if (!exports.isEmpty() && !command.isValue()) {
             command = Fact.of(NcclTestsCommand.parse("", exports));
         }
+        if (!test.isValue() && test.reason().startsWith("no ") && command.isValue() && command.get().binary().isValue()) {
+            // the binary is the test: all_reduce_perf runs all_reduce (logs of one rank print no "Collective test" line)
+            test = Fact.of(command.get().binary().get());
+        }
         List<NcclTestsParameters> parameters = new ArrayList<>();
         for (int i = 0; i < parameterLines.size(); i++) {
             parameters.add(NcclTestsParameters.parse(parameterLines.get(i), modes.get(i)));
         }
+        commandAgrees(parameters);
         if (parameterLines.isEmpty() && !modes.isEmpty()) {
             warnings.add("mode lines without a '# nThread' parameters line: " + String.join("; ", modes.get(0)));
         }
@@ -179,6 +319,14 @@ final class NcclTestsReader {
     }
 
     private void line(String line, int number) {
+        rawLine = line;
+        if (NcclTestsRuns.SECTION.matcher(line.strip()).matches()) {
+            if (!rows.isEmpty() || footerSeen) { // after a table: the label of the run whose first row comes next
+                pendingSection = line.strip();
+                pendingSectionLine = number;
+            }
+            return;
+        }
         NcclTestsMarkdown.Line md = NcclTestsMarkdown.plain(line.strip());
         markdown |= md.markdown();
         if (md.refused() != null) {
@@ -197,6 +345,10 @@ final class NcclTestsReader {
         }
         if (t.contains(" NCCL INFO ") || t.contains(" NCCL WARN ")) {
             info++;
+            Matcher v = INFO_VERSION.matcher(t);
+            if (!library.isValue() && v.find()) {
+                library = Fact.of(v.group(1)); // the library's own banner, printed by NCCL_DEBUG=INFO in the same run
+            }
         } else if (!header(t) && !footer(t) && !table(t, number) && !t.equals("#")
                 && KNOWN.stream().noneMatch(k -> t.replaceFirst("^#\\s*", "").startsWith(k)) && !commandLine(t)) {
             skipped.add(source + ":" + number + ": " + t);
@@ -244,8 +396,13 @@ final class NcclTestsReader {
         } else if (DEVICE.matcher(t).matches()) {
             devices.add(t.startsWith("#") ? t.substring(1).strip() : t);
             rankZero += RANK_ZERO.matcher(t).find() ? 1 : 0;
+        } else if ((m = GROUPS.matcher(t)).matches()) {
+            inPlaceFirst = m.group(1).equals("in-place");
+        } else if (NcclTestsRuns.CYCLE.matcher(t).matches()) {
+            return true; // a cycle's first line: where a further run starts is said in its warnings
         } else if ((m = REDUCED.matcher(t)).find()) {
             warnings.add("nccl-tests reduced maxBytes to " + m.group(1) + " for lack of GPU memory: larger sizes were not run");
+            reduced = true;
         } else {
             return false;
         }
@@ -308,7 +465,9 @@ final class NcclTestsReader {
                 oob = Fact.error("the footer's count " + m.group(1) + " is past the 64-bit range (nccl-tests prints an int): an edited or garbled footer");
             }
             oobOk = Fact.of(m.group(2).equals("OK"));
+            footerSeen = true;
         } else if ((m = AVG.matcher(t)).find()) {
+            footerSeen = true;
             avg = m.group(1).equals("N/A") ? Fact.absent("the footer's average is N/A")
                     : number(m.group(1)).map(Fact::of).orElse(Fact.error("unreadable average '" + m.group(1) + "'"));
             if (m.group(2) != null) {
@@ -332,14 +491,9 @@ final class NcclTestsReader {
             if (read == null) {
                 return false;
             }
-            if (rowsInTable > 0) {
-                tables++;
-                warnings.add((tables + 1) + " result tables in one text (several runs pasted together?): their rows are read as one "
-                        + "list, and the peak and the totals cover all of them");
-            }
             layout = read;
             columns = words;
-            rowsInTable = 0;
+            headerRaw = rawLine;
             errorColumn |= read.errorColumn();
             layoutWarnings(read);
             return true;
@@ -373,9 +527,13 @@ final class NcclTestsReader {
         NcclTestsLayout use = layout;
         if (use == null) {
             use = NcclTestsLayout.infer(cells);
+            if (use == null && inferred != null && inferred.read(cells).firstGroupOnly()) {
+                use = inferred; // the rows above told the columns; this one ends after its out-of-place cells
+            }
             if (use == null) {
                 return "no column header, and " + cells.length + " cells are none of the row shapes nccl-tests prints";
             }
+            inferred = use;
             warnings.add("no column header line: each row's columns were told from its cells (lead columns, then 4 cells per "
                     + "placement, or 8 with -I, and a trailing date and time with -S)");
         }
@@ -392,10 +550,31 @@ final class NcclTestsReader {
         if (root.isError()) {
             return root.reason();
         }
+        List<Map<String, String>> groups = c.placements();
+        String noInPlace = "no in-place columns in this table";
+        if (inPlaceFirst) {
+            warnings.add("the table prints its in-place columns before its out-of-place ones (mscclpp-test's order, not nccl-tests'): "
+                    + "its rows are read by that order");
+            int printed = c.firstGroupOnly() ? printedGroup(c.lead().size()) : 2;
+            if (printed == 0) {
+                return "mscclpp-test measured this size in place only (its cells stand under the in-place columns): a row is read "
+                        + "with its out-of-place measurement, which this one does not have";
+            } else if (printed < 0) {
+                return "one group of cells in a table whose in-place columns come first (mscclpp-test's order), and where they stand "
+                        + "in the line matches neither group's columns: which placement they are cannot be told";
+            }
+            groups = printed == 2 ? List.of(groups.get(1), groups.get(0)) : groups;
+            noInPlace = printed == 1 ? "mscclpp-test measured this size out of place only (its cells stand under the out-of-place "
+                    + "columns)" : noInPlace;
+        } else if (c.firstGroupOnly()) {
+            noInPlace = "the row ends after its out-of-place cells: its in-place cells are not in the text (a cut line)";
+            warnings.add("a row ends after its out-of-place cells (" + cells[0] + " bytes): its out-of-place half is read, its in-place "
+                    + "half is absent as cut");
+        }
         List<Placement> placements = new ArrayList<>();
-        for (int p = 0; p < c.placements().size(); p++) {
+        for (int p = 0; p < groups.size(); p++) {
             boolean otherCounted = p == 1 && placements.get(0).wrong().isValue();
-            Object read = placement(c.placements().get(p), p, otherCounted, use);
+            Object read = placement(groups.get(p), p, otherCounted, use);
             if (read instanceof String why) {
                 return (p == 0 ? "out-of-place: " : "in-place: ") + why;
             }
@@ -410,11 +589,48 @@ final class NcclTestsReader {
         rows.add(new Row(size.get(), count.get(), c.lead().getOrDefault("type", ""),
                 redop == null ? Fact.absent(use.names().contains("redop") ? "the redop cell is blank in this row" : "no redop column")
                         : Fact.of(redop), root, placements.get(0),
-                placements.size() > 1 ? Fact.of(placements.get(1)) : Fact.absent("no in-place columns in this table"),
+                placements.size() > 1 ? Fact.of(placements.get(1)) : Fact.absent(noInPlace),
                 stamp == null ? Fact.absent("no timestamp column (-S 0)") : Fact.of(stamp)));
-        rowsInTable++;
         return null;
     }
+
+    /**
+     * Which of the header's two groups a row's single group stands under: 0 or 1 by the end of its time cell against the
+     * ends of the header's time columns (both counted from the end of the size cell, as printf right-aligns them), -1
+     * when it matches neither or the text gives no spacing to tell (a Markdown table).
+     */
+    private int printedGroup(int leadCells) {
+        List<int[]> header = wordEnds(headerRaw);
+        List<int[]> row = wordEnds(rawLine);
+        List<String> names = List.of(headerRaw.replace('#', ' ').strip().split("\\s+"));
+        if (markdown || header.size() != names.size() || row.size() <= leadCells || names.isEmpty()) {
+            return -1;
+        }
+        int anchor = header.get(0)[1];
+        int time = row.get(leadCells)[1] - row.get(0)[1];
+        int group = 0;
+        for (int i = 0; i < names.size(); i++) {
+            if (names.get(i).equals("time") || names.get(i).equals("cputime")) {
+                if (Math.abs(header.get(i)[1] - anchor - time) <= 1) {
+                    return group;
+                }
+                group++;
+            }
+        }
+        return -1;
+    }
+
+    /** Start and end of each word of a line, a '#' taken as space. */
+    private static List<int[]> wordEnds(String line) {
+        List<int[]> out = new ArrayList<>();
+        Matcher m = WORD.matcher(line.replace('#', ' '));
+        while (m.find()) {
+            out.add(new int[] {m.start(), m.end()});
+        }
+        return out;
+    }
+
+    private static final Pattern WORD = Pattern.compile("\\S+");
 
     private static Fact<Integer> rootOf(Map<String, String> lead) {
         String root = lead.get("root");
@@ -565,11 +781,49 @@ final class NcclTestsReader {
 
     private void finishCommand() {
         if (pendingCommand != null) {
-            if (!command.isValue()) { // the first command is the run's; later ones are usually other tools
-                command = Fact.of(NcclTestsCommand.parse(pendingCommand.toString(), exports));
+            NcclTestsCommand read = NcclTestsCommand.parse(pendingCommand.toString(), exports);
+            if (!command.isValue()) {
+                command = Fact.of(read);
+            } else if (!headerStarted() && (read.binary().isValue() || !command.get().binary().isValue())) {
+                // the last command before the run's header is the run's (hisohara/ai-scripts: two mpirun lines, a <snip>,
+                // the second one's table); a later command that runs another program is not
+                warnings.add("several command lines before the output: the last (" + read.text() + ") is taken as the run's; the "
+                        + "output of '" + command.get().text() + "' is not in the text");
+                command = Fact.of(read);
             }
             pendingCommand = null;
         }
+    }
+
+    /**
+     * The command's -e against the parameters line's maxBytes: nccl-tests prints the size it parsed (src/common.cu
+     * parsesize: K, M, G are powers of 1024), or less after "Reducing maxBytes". Another value: the command is another
+     * run's (hisohara/ai-scripts pasted a one-node command above a two-node table).
+     */
+    private void commandAgrees(List<NcclTestsParameters> parameters) {
+        String e = command.isValue() ? command.get().flags().get("maxbytes") : null;
+        if (e == null || parameters.isEmpty() || !parameters.get(0).maxBytes().isValue() || reduced) {
+            return;
+        }
+        Fact<Long> asked = NcclTestsCommand.size(e);
+        long printed = parameters.get(0).maxBytes().get();
+        if (asked.isValue() && asked.get() != printed) {
+            warnings.add("the command's -e " + e + " (" + asked.get() + " bytes) is not the parameters line's maxBytes " + printed
+                    + ": the command is another run's, and its flags and environment may not be this table's");
+        }
+    }
+
+    /** A section line after the table that no row followed: not understood, as it started no run. */
+    private void finishSection() {
+        if (pendingSection != null) {
+            skipped.add(source + ":" + pendingSectionLine + ": " + pendingSection);
+            pendingSection = null;
+        }
+    }
+
+    /** Whether this run's own output (version header, parameters, device lines, table) has begun. */
+    private boolean headerStarted() {
+        return version.isValue() || !parameterLines.isEmpty() || !devices.isEmpty() || layout != null || !rows.isEmpty();
     }
 
     static Fact<Double> number(String s) {

@@ -141,7 +141,7 @@ class NcclTestsLayoutTest {
         assertThat(out.failures()).contains("the footer says 'Out of bounds values : ? FAILED'");
         assertThat(out.notUnderstood()).hasSize(1).first().asString().contains("past the 64-bit range");
         assertThat(out.rows()).singleElement().satisfies(r -> assertThat(r.outOfPlace().wrong().isError()).isTrue());
-        NcclTestsParameters p = out.parameters().get(0);
+        NcclTestsParameters p = out.furtherRuns().get(0).parameters().get(0); // a parameters line after the footer starts another run
         assertThat(p.threads().isError()).isTrue();
         assertThat(p.minBytes().isError()).isTrue();
         NcclTestsOutput footerOnly = parse(List.of("# Out of bounds values : 99999999999999999999999 FAILED"));
@@ -167,14 +167,17 @@ class NcclTestsLayoutTest {
         assertThat(p.graphLaunches().get()).isEqualTo(2);
         assertThat(p.unalign().get()).isZero();
         assertThat(p.modes()).containsExactly("Blocking Enabled: wait and barrier after each inner iteration (-m)",
-                "Parallel Init Enabled: threads call into NcclInitRank concurrently",
-                "GPU memory usage     : Initialization 1.20 GB | User-Allocated 64 B | Collective 0 B | Total  1.20 GB");
-        assertThat(out.rows()).hasSize(2);
-        assertThat(out.warnings()).anyMatch(w -> w.startsWith("2 result tables in one text"))
-                .anyMatch(w -> w.startsWith("Rank 0 is listed 2 times"));
-        assertThat(out.errors()).containsExactly("unhandled system error (run with NCCL_DEBUG=INFO for details)");
-        assertThat(out.failures()).containsExactly("nccl-tests printed NCCL's last error: unhandled system error (run with NCCL_DEBUG=INFO for details)");
+                "Parallel Init Enabled: threads call into NcclInitRank concurrently");
+        assertThat(out.rows()).hasSize(1); // the second device line and table are another run's, read on their own
+        assertThat(out.warnings()).anyMatch(w -> w.startsWith("1 further run in this text, starting at line 9"));
+        NcclTestsOutput second = out.furtherRuns().get(0);
+        assertThat(second.rows()).singleElement().satisfies(r -> assertThat(r.sizeBytes()).isEqualTo(16));
+        assertThat(second.errors()).containsExactly("unhandled system error (run with NCCL_DEBUG=INFO for details)");
+        assertThat(second.failures()).containsExactly("nccl-tests printed NCCL's last error: unhandled system error (run with NCCL_DEBUG=INFO for details)");
         assertThat(out.notUnderstood()).isEmpty();
+        assertThat(second.notUnderstood()).isEmpty();
+        assertThat(second.warnings()).contains("mode lines without a '# nThread' parameters line: "
+                + "GPU memory usage     : Initialization 1.20 GB | User-Allocated 64 B | Collective 0 B | Total  1.20 GB");
     }
 
     /** An N/A that neither "validation: 0" nor the in-place rule of alltoall/sendrecv explains is said so, and warned. */

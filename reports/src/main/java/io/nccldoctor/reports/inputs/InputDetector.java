@@ -1,5 +1,6 @@
 package io.nccldoctor.reports.inputs;
 
+import io.nccldoctor.collectives.parse.NcclTestsJson;
 import io.nccldoctor.core.InputException;
 import io.nccldoctor.reports.inputs.Recognisers.Head;
 import java.util.ArrayList;
@@ -96,7 +97,7 @@ final class InputDetector {
     private static InputException refusal(String source, Head head, List<Recognition> found, boolean json) {
         if (json) {
             return new InputException(source + ": JSON that is neither nccl-tests -J output nor perftest --out_json (the JSON kinds "
-                    + "parse reads; `report` also reads nccl-doctor's own JSON)");
+                    + "parse reads; `report` also reads nccl-doctor's own JSON)" + NcclTestsJson.otherFormat(head.text()));
         }
         Recognition closest = found.stream().max((a, b) -> Integer.compare(a.understood(), b.understood())).orElse(null);
         String first = head.lines().stream().filter(l -> !l.isBlank()).findFirst().orElse("").strip().replaceAll("\\p{Cntrl}", "?");

@@ -38,6 +38,10 @@ public final class NcclTestsText {
         r.warnings().forEach(w -> out.append("warning: ").append(w).append('\n'));
         r.failures().forEach(f -> out.append("FAILED: ").append(f).append('\n'));
         r.notUnderstood().forEach(s -> out.append("not understood: ").append(s).append('\n'));
+        for (int i = 0; i < r.furtherRuns().size(); i++) { // each run of the text with its own table and summary
+            out.append('\n').append("run ").append(i + 2).append(" of ").append(r.furtherRuns().size() + 1).append(": ")
+                    .append(render(r.furtherRuns().get(i), file));
+        }
         return out.toString();
     }
 

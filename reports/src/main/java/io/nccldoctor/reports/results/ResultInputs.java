@@ -135,7 +135,7 @@ public final class ResultInputs {
         Optional<ReportInput> read = ReportInput.read(p); // every kind `parse` reads; empty for the JSON documents below
         if (read.isPresent()) {
             String sweep = label != null ? label : p.getFileName().toString().replaceFirst("\\.[A-Za-z0-9]+$", "");
-            read.get().tests().ifPresent(t -> sweeps.add(fromTests(p, sweep, env, nodeCount, t, read.get().tool())));
+            read.get().tests().ifPresent(t -> addTests(p, sweep, env, nodeCount, t, read.get().tool()));
             read.get().log().ifPresent(log -> ncclLogs.put(p.toString(), log));
             read.get().node().ifPresent(nodes::add);
             // bytes that are not UTF-8 counted as every verb counts them (a log is streamed, a .gz file decompressed)
@@ -205,9 +205,17 @@ public final class ResultInputs {
                     + "--json, an NCCL debug log, nvidia-smi topo -m or -p2p, lspci, a capture folder or a bundle with report.yaml): "
                     + e.getMessage(), e);
         }
-        sweeps.add(fromTests(p, name, env, nodeCount, out, "nccl-tests"));
+        addTests(p, name, env, nodeCount, out, "nccl-tests");
         if (out.ncclInfoLines() > 0) { // nccl-tests run with NCCL_DEBUG=INFO: its NCCL lines are a log of the same run
             NcclLog.parseIfNccl(p).ifPresent(log -> ncclLogs.put(p.toString(), log));
+        }
+    }
+
+    /** A text's runs, each its own sweep ("label", "label run 2" …): runs are never merged into one sweep. */
+    private void addTests(Path p, String label, Map<String, String> env, Integer nodeCount, NcclTestsOutput out, String tool) {
+        sweeps.add(fromTests(p, label, env, nodeCount, out, tool));
+        for (int i = 0; i < out.furtherRuns().size(); i++) {
+            sweeps.add(fromTests(p, label + " run " + (i + 2), env, nodeCount, out.furtherRuns().get(i), tool));
         }
     }
 

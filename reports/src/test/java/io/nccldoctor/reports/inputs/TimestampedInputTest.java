@@ -21,12 +21,13 @@ class TimestampedInputTest {
     private static final Path ROOT = Path.of("..");
     private static final Path LOOPBACK = ROOT.resolve("corpus/nccl-tests/nccl-tests-a100-pcie-1rank-loopback-kubectl-timestamps.txt");
 
-    /** 56 rows and 2 NCCL lines: nccl-tests, not an NCCL log of 2 lines with nothing else in it. */
+    /** 56 rows (two cycles of 28) and 2 NCCL lines: nccl-tests, not an NCCL log of 2 lines with nothing else in it. */
     @Test
     void aTableWithTwoNcclLinesIsNcclTests() {
         ReportInput in = ReportInput.read(LOOPBACK).orElseThrow();
         assertThat(in.kind()).isEqualTo(InputKind.NCCL_TESTS);
-        assertThat(in.tests().orElseThrow().rows()).hasSize(56);
+        assertThat(in.tests().orElseThrow().rows()).as("the first of two -N cycles").hasSize(28);
+        assertThat(in.tests().orElseThrow().furtherRuns()).singleElement().satisfies(c -> assertThat(c.rows()).hasSize(28));
     }
 
     /** The loopback text without its 2 NCCL lines was refused ("the closest, nccl-tests, took 2 of 66 lines"). */
@@ -37,7 +38,8 @@ class TimestampedInputTest {
         Path file = Files.write(dir.resolve("table.txt"), table, StandardCharsets.UTF_8);
         ReportInput in = ReportInput.read(file).orElseThrow();
         assertThat(in.kind()).isEqualTo(InputKind.NCCL_TESTS);
-        assertThat(in.tests().orElseThrow().rows()).hasSize(56);
+        assertThat(in.tests().orElseThrow().rows()).as("the first of two -N cycles").hasSize(28);
+        assertThat(in.tests().orElseThrow().furtherRuns()).singleElement().satisfies(c -> assertThat(c.rows()).hasSize(28));
     }
 
     /**
