@@ -36,9 +36,9 @@ public final class PerftestNoResult implements ResultRule {
 
     @Override
     public Outcome check(ResultSet results, RuleContext context) {
-        List<PerftestRun> runs = results.nodes().stream().map(s -> s.section(PerftestRun.KEY, PerftestRun.class)).filter(r -> r != null).toList();
+        List<PerftestRun> runs = PerftestRuns.in(results);
         if (runs.isEmpty()) {
-            return Outcome.waived("no perftest output given (`nccl-doctor report FILE` with an ib_*_bw or ib_*_lat output)");
+            return PerftestRuns.NONE;
         }
         List<Finding> findings = runs.stream().filter(r -> r.errors().isEmpty() && r.outcome().startsWith("no result")).map(this::empty)
                 .toList();
