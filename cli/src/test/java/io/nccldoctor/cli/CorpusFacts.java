@@ -137,12 +137,6 @@ final class CorpusFacts {
         k.put("corpus/nccl-log/nccl-log-ofi-2.4-ring-lines-10-processes-6-p2p-only.txt\tprocesses", "six of the ten processes print "
                 + "only 'Ring … via P2P/IPC' lines, which the block scanner counts by their transport without looking up their prefix "
                 + "(a lookup per channel line would slow the scan of a job's log): 4 are counted");
-        for (String f : List.of("nccl-log-torch-distbackenderror-2.18.6-system-error-no-route.txt",
-                "nccl-log-torch-distbackenderror-2.21.5-remote-error-nccl2076.txt")) {
-            k.put("corpus/nccl-log/" + f + "\ttorchLastError", "PyTorch prints NCCL's last error on the line after 'Last error:', "
-                    + "which holds no 'NCCL ' and which the block scanner does not hand to the log's reader: the finding says the "
-                    + "last error is on the lines after, not read");
-        }
         k.put("corpus/nccl-log/nccl-log-deepep-h200-4-processes-channel-lines-only.txt\tprocesses", "two of the four processes print "
                 + "only 'Channel … via P2P/CUMEM' lines, counted by their transport without looking up their prefix (a lookup on "
                 + "every such line costs about a tenth of the scan of a job's log): 2 are counted, and the output says so");

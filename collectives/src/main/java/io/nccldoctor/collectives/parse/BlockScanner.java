@@ -63,7 +63,11 @@ abstract class BlockScanner extends ByteWords {
                 if (end < len) {
                     lines++;
                 }
-                acceptBare(line(buf, start, end));
+                String line = line(buf, start, end);
+                if (follow) {
+                    follow(line);
+                }
+                acceptBare(line);
                 start = end + 1;
             }
         } else {
@@ -122,6 +126,9 @@ abstract class BlockScanner extends ByteWords {
             int end = m == 0 ? len : Math.min(len, (j << 3) + lowestByte(m));
             if (end < len) {
                 lines++;
+            }
+            if (follow) {
+                follow(line(buf, start, end));
             }
             if (guess >= 0 && ns == 0 && at + 10 <= end && bytesAt(at) == NCCL_INF && (short) bytesAt(at + 8) == O_SPACE) {
                 info(start, at, end);
@@ -513,6 +520,15 @@ abstract class BlockScanner extends ByteWords {
 
     /** Every line is read whole by its wording: a log pasted without NCCL's prefix ({@link LogReader#bare}). */
     boolean bareLines;
+
+    /**
+     * Each line is handed to {@link #follow} as well, whatever it holds: set while the message half wants the lines after
+     * one it read (PyTorch's error block, whose "Last error:" lines hold no "NCCL") and for a source's first lines.
+     */
+    boolean follow = true;
+
+    /** A line while {@link #follow} is set (without its newline), before it is read as usual. */
+    abstract void follow(String line);
 
     /** A line of a log without NCCL's prefix (without its newline). */
     abstract void acceptBare(String line);

@@ -234,6 +234,9 @@ final class LogBuilder extends BlockScanner {
 
     /** A line as the reference reader gives it. */
     void acceptLine(String line) {
+        if (follow) {
+            follow(line);
+        }
         if (!line.isBlank()) {
             lastLine = line;
         }
@@ -560,11 +563,31 @@ final class LogBuilder extends BlockScanner {
         process().ifPresent(p -> p.versions.add(v));
     }
 
+    /**
+     * The first lines of what this builder read (at most {@link TorchNcclErrors#LOOK} + 1, as written): a range of a large
+     * file that starts inside PyTorch's error block completes the error the range before it read ({@link #absorb}).
+     */
+    private final List<String> head = new ArrayList<>(TorchNcclErrors.LOOK + 1);
+
+    /** The first lines are kept, and the lines after a PyTorch error are handed to it while it looks for its last error. */
+    @Override
+    void follow(String line) {
+        String t = text(line);
+        if (head.size() <= TorchNcclErrors.LOOK) {
+            head.add(t);
+        }
+        if (torchErrors.following()) {
+            torchErrors.follow(t);
+        }
+        follow = head.size() <= TorchNcclErrors.LOOK || torchErrors.following();
+    }
+
     /** A PyTorch DistBackendError line: read, and the NCCL version it names kept as the log's (without a process). */
     private void torchError(String line) {
         String t = text(line);
         int at = t.indexOf(TorchNcclErrors.WORDS);
         torchErrors.read(t, at, t.strip());
+        follow |= torchErrors.following();
         int v = t.indexOf(", NCCL version ", at);
         if (v > 0) {
             LogMessages.version(t.substring(v + 2)).ifPresent(versions::add);
@@ -701,7 +724,7 @@ final class LogBuilder extends BlockScanner {
         processes.absorb(o.processes);
         errors.absorb(o.errors);
         asyncEvents.absorb(o.asyncEvents);
-        torchErrors.absorb(o.torchErrors);
+        torchErrors.absorb(o.torchErrors, o.head);
         mnnvl.absorb(o.mnnvl);
         if (o.lastLine != null) {
             lastLine = o.lastLine;

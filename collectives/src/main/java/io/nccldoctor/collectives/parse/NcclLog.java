@@ -429,8 +429,8 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
      * @param code      the ncclResult_t whose text NCCL printed ({@link ErrorChain#codeName}); 0 when the text is none of them
      * @param result    NCCL's text for it, as written
      * @param version   the NCCL version PyTorch printed; "" when the line is cut before it
-     * @param lastError NCCL's last error (its last WARN's text) when it stands on the same line (a flattened block); ""
-     *                  otherwise: PyTorch prints it on the lines after "Last error:", which are not read
+     * @param lastError NCCL's last error (its last WARN's text): on the same line (a flattened block), or on the line after
+     *                  "Last error:" within the lines that follow; "" when the text holds neither
      * @param line      the line as written
      */
     public record TorchError(String where, int code, String result, String version, String lastError, String line) {
