@@ -304,6 +304,10 @@ final class CorpusFacts {
                 .filter(e -> e.path("fatal").asBoolean()).mapToLong(e -> e.path("count").asLong()).sum()), Match.NUMBER));
         all.add(fact("nccl-log", "torchErrorCode", at("/torchErrors/errors/0/code"), Match.NUMBER));
         all.add(fact("nccl-log", "torchLastError", at("/torchErrors/errors/0/lastError"), Match.TEXT));
+        all.add(fact("nccl-log", "libfabricWarnings", at("/libfabricWarnings/count"), Match.NUMBER));
+        all.add(fact("nccl-log", "libfabricHarmless", d -> d.at("/libfabricWarnings/warnings").isMissingNode() ? Optional.empty()
+                : Optional.of("" + StreamSupport.stream(d.at("/libfabricWarnings/warnings").spliterator(), false)
+                .filter(e -> e.path("harmless").asBoolean()).mapToLong(e -> e.path("count").asLong()).sum()), Match.NUMBER));
         all.add(fact("nccl-log", "mnnvlGpus", d -> d.at("/mnnvl/gpus").isMissingNode() ? Optional.empty()
                 : Optional.of("" + d.at("/mnnvl/gpus").size()), Match.NUMBER));
         all.add(fact("nccl-log", "mnnvlState", at("/mnnvl/gpus/0/state"), Match.NUMBER));

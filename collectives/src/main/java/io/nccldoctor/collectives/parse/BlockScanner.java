@@ -140,24 +140,37 @@ abstract class BlockScanner extends ByteWords {
         return start;
     }
 
-    /** The line [start, end) read by its 'N' bytes, in order: each that starts "NCCL" is a candidate until one reads the line. */
+    /**
+     * The line [start, end) read by its 'N' bytes, in order: each that starts "NCCL" is a candidate until one reads the
+     * line. A line none reads that has a '<' byte in its words is handed to {@link #libfabricLine} (libfabric's
+     * "&lt;warn&gt; " lines hold no "NCCL"; the '<' bytes are found with the 'N' bytes, in the same words).
+     */
     private void scanLine(int start, int end) {
+        long lts = 0;
         for (int j = start >>> 3, last = (end - 1) >>> 3; j <= last && start < end; j++) { // the line's words
-            long ns = zeroBytes(words[j] ^ NS);
+            long x = words[j];
+            lts |= zeroBytes(x ^ LTS);
+            long ns = zeroBytes(x ^ NS);
             if (j == start >>> 3) {
                 ns &= -1L << ((start & 7) << 3);
             }
             for (; ns != 0; ns &= ns - 1) {
                 int n = (j << 3) + lowestByte(ns);
                 if (n >= end) {
-                    return;
+                    break; // in the line's last word
                 }
                 if (n + 4 < len && (bytesAt(n) >>> 8 & 0xFFFFFF) == CCL && candidate(start, n, end)) {
                     return;
                 }
             }
         }
+        if (lts != 0) {
+            libfabricLine(start, end);
+        }
     }
+
+    /** '<' in every byte. */
+    private static final long LTS = 0x3C3C3C3C3C3C3C3CL;
 
     /**
      * "NCCL" at {@code at} (followed by at least one byte) in the line [start, end): reads the line if it holds "NCCL "
@@ -529,6 +542,9 @@ abstract class BlockScanner extends ByteWords {
 
     /** A line while {@link #follow} is set (without its newline), before it is read as usual. */
     abstract void follow(String line);
+
+    /** A line [start, end) that holds no "NCCL " and a '<' byte (or one near it, in the same word): maybe libfabric's. */
+    abstract void libfabricLine(int start, int end);
 
     /** A line of a log without NCCL's prefix (without its newline). */
     abstract void acceptBare(String line);

@@ -182,6 +182,9 @@ final class LogBuilder extends BlockScanner {
             return;
         }
         if (first < 0) {
+            if (line.indexOf('<') >= 0) { // as the block scanner hands such a line over
+                libfabricLines.read(text(line));
+            }
             return;
         }
         if (InitMessages.symbolFailure(line)) {
@@ -267,6 +270,9 @@ final class LogBuilder extends BlockScanner {
             msg = MessageKinds.bareDumpLine(line);
         }
         if (msg < 0) {
+            if (line.indexOf('<') >= 0) { // no "NCCL " here: libfabric's line, maybe
+                libfabricLines.read(text(line));
+            }
             return;
         }
         ncclLines++;
@@ -569,6 +575,14 @@ final class LogBuilder extends BlockScanner {
      */
     private final List<String> head = new ArrayList<>(TorchNcclErrors.LOOK + 1);
 
+    /** libfabric's warnings (aws-ofi-nccl runs on libfabric). */
+    final LibfabricLines libfabricLines = new LibfabricLines();
+
+    @Override
+    void libfabricLine(int start, int end) {
+        libfabricLines.read(text(line(buf, start, end)));
+    }
+
     /** The first lines are kept, and the lines after a PyTorch error are handed to it while it looks for its last error. */
     @Override
     void follow(String line) {
@@ -725,6 +739,7 @@ final class LogBuilder extends BlockScanner {
         errors.absorb(o.errors);
         asyncEvents.absorb(o.asyncEvents);
         torchErrors.absorb(o.torchErrors, o.head);
+        libfabricLines.absorb(o.libfabricLines);
         mnnvl.absorb(o.mnnvl);
         if (o.lastLine != null) {
             lastLine = o.lastLine;
@@ -741,6 +756,7 @@ final class LogBuilder extends BlockScanner {
                 firstWarnings, ibErrors, acsHint, watchdog, Collections.unmodifiableMap(processes.build()),
                 Agreement.differences(processes.facts(), "processes"), network.build(), init.build(), systems, dumps.count,
                 unknownMessages, bare, gdrCounts.build(), nicDistances.build(), List.copyOf(watchdogHangs), pxnChannels,
-                errors.build(), asyncEvents.build(), torchErrors.build(), mnnvl.build(), cut);
+                errors.build(), asyncEvents.build(), torchErrors.build(), mnnvl.build(), cut,
+                libfabricLines.build());
     }
 }

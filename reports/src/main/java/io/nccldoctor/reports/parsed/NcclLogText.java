@@ -56,6 +56,9 @@ public final class NcclLogText {
         log.watchdogHangs().forEach(w -> out.append("  watchdog stuck: ").append(w).append('\n'));
         asyncEvents(log.ibAsyncEvents(), "  ", out);
         torchErrors(log.torchErrors(), "  ", out);
+        log.libfabricWarnings().warnings().forEach(w -> out.append("  libfabric warning: ").append(w.provider()).append(' ').append(w.function())
+                .append(": ").append(w.message()).append(", ").append(w.count()).append(w.count() == 1 ? " line" : " lines")
+                .append(w.harmless() ? " (the plugin's own choice, not judged)" : "").append('\n'));
         log.mnnvl().gpus().forEach(g -> out.append("  MNNVL fabric: GPU busId ").append(g.busId()).append(", fabric registration ")
                 .append(g.state()).append(" (").append(g.stateName()).append("), cliqueId ").append(g.cliqueId()).append(", fabric UUID ")
                 .append(g.fabricUuid()).append(", healthMask ").append(g.healthMask()).append(" (as printed)\n"));
