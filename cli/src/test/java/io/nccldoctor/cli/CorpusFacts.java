@@ -137,12 +137,6 @@ final class CorpusFacts {
         k.put("corpus/nccl-log/nccl-log-ofi-2.4-ring-lines-10-processes-6-p2p-only.txt\tprocesses", "six of the ten processes print "
                 + "only 'Ring … via P2P/IPC' lines, which the block scanner counts by their transport without looking up their prefix "
                 + "(a lookup per channel line would slow the scan of a job's log): 4 are counted");
-        for (String f : List.of("nccl-log-torch-distbackenderror-2.18.6-system-error-no-route.txt",
-                "nccl-log-torch-distbackenderror-2.21.5-remote-error-nccl2076.txt")) {
-            k.put("corpus/nccl-log/" + f + "\ttorchLastError", "PyTorch prints NCCL's last error on the line after 'Last error:', "
-                    + "which holds no 'NCCL ' and which the block scanner does not hand to the log's reader: the finding says the "
-                    + "last error is on the lines after, not read");
-        }
         k.put("corpus/nccl-log/nccl-log-deepep-h200-4-processes-channel-lines-only.txt\tprocesses", "two of the four processes print "
                 + "only 'Channel … via P2P/CUMEM' lines, counted by their transport without looking up their prefix (a lookup on "
                 + "every such line costs about a tenth of the scan of a job's log): 2 are counted, and the output says so");
@@ -310,6 +304,10 @@ final class CorpusFacts {
                 .filter(e -> e.path("fatal").asBoolean()).mapToLong(e -> e.path("count").asLong()).sum()), Match.NUMBER));
         all.add(fact("nccl-log", "torchErrorCode", at("/torchErrors/errors/0/code"), Match.NUMBER));
         all.add(fact("nccl-log", "torchLastError", at("/torchErrors/errors/0/lastError"), Match.TEXT));
+        all.add(fact("nccl-log", "libfabricWarnings", at("/libfabricWarnings/count"), Match.NUMBER));
+        all.add(fact("nccl-log", "libfabricHarmless", d -> d.at("/libfabricWarnings/warnings").isMissingNode() ? Optional.empty()
+                : Optional.of("" + StreamSupport.stream(d.at("/libfabricWarnings/warnings").spliterator(), false)
+                .filter(e -> e.path("harmless").asBoolean()).mapToLong(e -> e.path("count").asLong()).sum()), Match.NUMBER));
         all.add(fact("nccl-log", "mnnvlGpus", d -> d.at("/mnnvl/gpus").isMissingNode() ? Optional.empty()
                 : Optional.of("" + d.at("/mnnvl/gpus").size()), Match.NUMBER));
         all.add(fact("nccl-log", "mnnvlState", at("/mnnvl/gpus/0/state"), Match.NUMBER));

@@ -63,7 +63,11 @@ abstract class BlockScanner extends ByteWords {
                 if (end < len) {
                     lines++;
                 }
-                acceptBare(line(buf, start, end));
+                String line = line(buf, start, end);
+                if (follow) {
+                    follow(line);
+                }
+                acceptBare(line);
                 start = end + 1;
             }
         } else {
@@ -123,6 +127,9 @@ abstract class BlockScanner extends ByteWords {
             if (end < len) {
                 lines++;
             }
+            if (follow) {
+                follow(line(buf, start, end));
+            }
             if (guess >= 0 && ns == 0 && at + 10 <= end && bytesAt(at) == NCCL_INF && (short) bytesAt(at + 8) == O_SPACE) {
                 info(start, at, end);
             } else {
@@ -133,24 +140,37 @@ abstract class BlockScanner extends ByteWords {
         return start;
     }
 
-    /** The line [start, end) read by its 'N' bytes, in order: each that starts "NCCL" is a candidate until one reads the line. */
+    /**
+     * The line [start, end) read by its 'N' bytes, in order: each that starts "NCCL" is a candidate until one reads the
+     * line. A line none reads that has a '<' byte in its words is handed to {@link #libfabricLine} (libfabric's
+     * "&lt;warn&gt; " lines hold no "NCCL"; the '<' bytes are found with the 'N' bytes, in the same words).
+     */
     private void scanLine(int start, int end) {
+        long lts = 0;
         for (int j = start >>> 3, last = (end - 1) >>> 3; j <= last && start < end; j++) { // the line's words
-            long ns = zeroBytes(words[j] ^ NS);
+            long x = words[j];
+            lts |= zeroBytes(x ^ LTS);
+            long ns = zeroBytes(x ^ NS);
             if (j == start >>> 3) {
                 ns &= -1L << ((start & 7) << 3);
             }
             for (; ns != 0; ns &= ns - 1) {
                 int n = (j << 3) + lowestByte(ns);
                 if (n >= end) {
-                    return;
+                    break; // in the line's last word
                 }
                 if (n + 4 < len && (bytesAt(n) >>> 8 & 0xFFFFFF) == CCL && candidate(start, n, end)) {
                     return;
                 }
             }
         }
+        if (lts != 0) {
+            libfabricLine(start, end);
+        }
     }
+
+    /** '<' in every byte. */
+    private static final long LTS = 0x3C3C3C3C3C3C3C3CL;
 
     /**
      * "NCCL" at {@code at} (followed by at least one byte) in the line [start, end): reads the line if it holds "NCCL "
@@ -513,6 +533,18 @@ abstract class BlockScanner extends ByteWords {
 
     /** Every line is read whole by its wording: a log pasted without NCCL's prefix ({@link LogReader#bare}). */
     boolean bareLines;
+
+    /**
+     * Each line is handed to {@link #follow} as well, whatever it holds: set while the message half wants the lines after
+     * one it read (PyTorch's error block, whose "Last error:" lines hold no "NCCL") and for a source's first lines.
+     */
+    boolean follow = true;
+
+    /** A line while {@link #follow} is set (without its newline), before it is read as usual. */
+    abstract void follow(String line);
+
+    /** A line [start, end) that holds no "NCCL " and a '<' byte (or one near it, in the same word): maybe libfabric's. */
+    abstract void libfabricLine(int start, int end);
 
     /** A line of a log without NCCL's prefix (without its newline). */
     abstract void acceptBare(String line);

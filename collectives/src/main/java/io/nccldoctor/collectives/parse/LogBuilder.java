@@ -182,6 +182,9 @@ final class LogBuilder extends BlockScanner {
             return;
         }
         if (first < 0) {
+            if (line.indexOf('<') >= 0) { // as the block scanner hands such a line over
+                libfabricLines.read(text(line));
+            }
             return;
         }
         if (InitMessages.symbolFailure(line)) {
@@ -234,6 +237,9 @@ final class LogBuilder extends BlockScanner {
 
     /** A line as the reference reader gives it. */
     void acceptLine(String line) {
+        if (follow) {
+            follow(line);
+        }
         if (!line.isBlank()) {
             lastLine = line;
         }
@@ -264,6 +270,9 @@ final class LogBuilder extends BlockScanner {
             msg = MessageKinds.bareDumpLine(line);
         }
         if (msg < 0) {
+            if (line.indexOf('<') >= 0) { // no "NCCL " here: libfabric's line, maybe
+                libfabricLines.read(text(line));
+            }
             return;
         }
         ncclLines++;
@@ -560,11 +569,39 @@ final class LogBuilder extends BlockScanner {
         process().ifPresent(p -> p.versions.add(v));
     }
 
+    /**
+     * The first lines of what this builder read (at most {@link TorchNcclErrors#LOOK} + 1, as written): a range of a large
+     * file that starts inside PyTorch's error block completes the error the range before it read ({@link #absorb}).
+     */
+    private final List<String> head = new ArrayList<>(TorchNcclErrors.LOOK + 1);
+
+    /** libfabric's warnings (aws-ofi-nccl runs on libfabric). */
+    final LibfabricLines libfabricLines = new LibfabricLines();
+
+    @Override
+    void libfabricLine(int start, int end) {
+        libfabricLines.read(text(line(buf, start, end)));
+    }
+
+    /** The first lines are kept, and the lines after a PyTorch error are handed to it while it looks for its last error. */
+    @Override
+    void follow(String line) {
+        String t = text(line);
+        if (head.size() <= TorchNcclErrors.LOOK) {
+            head.add(t);
+        }
+        if (torchErrors.following()) {
+            torchErrors.follow(t);
+        }
+        follow = head.size() <= TorchNcclErrors.LOOK || torchErrors.following();
+    }
+
     /** A PyTorch DistBackendError line: read, and the NCCL version it names kept as the log's (without a process). */
     private void torchError(String line) {
         String t = text(line);
         int at = t.indexOf(TorchNcclErrors.WORDS);
         torchErrors.read(t, at, t.strip());
+        follow |= torchErrors.following();
         int v = t.indexOf(", NCCL version ", at);
         if (v > 0) {
             LogMessages.version(t.substring(v + 2)).ifPresent(versions::add);
@@ -701,7 +738,8 @@ final class LogBuilder extends BlockScanner {
         processes.absorb(o.processes);
         errors.absorb(o.errors);
         asyncEvents.absorb(o.asyncEvents);
-        torchErrors.absorb(o.torchErrors);
+        torchErrors.absorb(o.torchErrors, o.head);
+        libfabricLines.absorb(o.libfabricLines);
         mnnvl.absorb(o.mnnvl);
         if (o.lastLine != null) {
             lastLine = o.lastLine;
@@ -718,6 +756,7 @@ final class LogBuilder extends BlockScanner {
                 firstWarnings, ibErrors, acsHint, watchdog, Collections.unmodifiableMap(processes.build()),
                 Agreement.differences(processes.facts(), "processes"), network.build(), init.build(), systems, dumps.count,
                 unknownMessages, bare, gdrCounts.build(), nicDistances.build(), List.copyOf(watchdogHangs), pxnChannels,
-                errors.build(), asyncEvents.build(), torchErrors.build(), mnnvl.build(), cut);
+                errors.build(), asyncEvents.build(), torchErrors.build(), mnnvl.build(), cut,
+                libfabricLines.build());
     }
 }

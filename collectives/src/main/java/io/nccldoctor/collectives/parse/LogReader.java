@@ -119,7 +119,7 @@ final class LogReader {
         byte[] head = b.readNBytes(SNIFF + 1);
         b.reset();
         boolean bare = bare(head, Math.min(head.length, SNIFF), head.length <= SNIFF);
-        return blocks(Channels.newChannel(b)::read, segment, bare);
+        return blocks(Channels.newChannel(b)::read, 0, segment, bare);
     }
 
     /**
@@ -170,7 +170,7 @@ final class LogReader {
         }
         boolean bare = bare(head.array(), head.position(), size <= SNIFF);
         if (bare || cuts.length == 0) {
-            return blocks(new FileRange(ch, 0, size), segment, bare);
+            return blocks(new FileRange(ch, 0, size), 0, segment, bare);
         }
         int parts = cuts.length + 1;
         long[] starts = new long[parts + 1];
@@ -189,7 +189,7 @@ final class LogReader {
             workers[k] = new Thread(() -> {
                 try {
                     for (FileRange r = first; r != null; r = takeTail(ranges, minSteal)) {
-                        r.builder = blocks(r, segment, false);
+                        r.builder = blocks(r, r.start, segment, false);
                         r.builder.settle();
                     }
                 } catch (IOException e) {
@@ -271,10 +271,12 @@ final class LogReader {
     /**
      * The bytes of a source read into one buffer of {@code segment} bytes at a time, each time up to its last newline
      * (a line longer than the buffer is judged by its first part, and its tail counts as a line of its own). In a log with
-     * NCCL's prefix, the blocks within the source's first {@link #SNIFF} bytes are searched for RCCL's banner
-     * ({@link #rcclBanners}); {@link #join} places a range's finds in the file.
+     * NCCL's prefix, the blocks that start within the log's first {@link #SNIFF} bytes are searched for RCCL's banner
+     * ({@link #rcclBanners}; the builder keeps only those that end there): a source that starts {@code from} bytes into
+     * the log, a range of a large file, searches only what lies before that mark, and one that starts past it nothing.
+     * {@link #join} places a range's finds in the file.
      */
-    static LogBuilder blocks(Source source, int segment, boolean bare) throws IOException {
+    static LogBuilder blocks(Source source, long from, int segment, boolean bare) throws IOException {
         LogBuilder b = new LogBuilder(true, bare);
         long offset = 0; // of the block in the source
         ByteBuffer buf = ByteBuffer.allocateDirect(segment).order(ByteOrder.LITTLE_ENDIAN);
@@ -302,7 +304,7 @@ final class LogReader {
                 }
                 words[whole] = tail;
             }
-            if (!bare && offset < SNIFF) {
+            if (!bare && from + offset < SNIFF) {
                 byte[] head = new byte[cut];
                 buf.get(0, head);
                 rcclBanners(head, cut, offset, b.banners);

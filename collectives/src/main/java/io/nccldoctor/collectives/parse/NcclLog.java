@@ -51,10 +51,11 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
                       Init init, List<SystemDump> systems, long systemDumps, long unknownMessages, boolean withoutPrefix,
                       List<GdrCount> gdrDecisions, List<NicDistance> nicDistances, List<String> watchdogHangs, long pxnChannels,
                       Errors errors, IbAsyncEvents ibAsyncEvents, TorchErrors torchErrors,
-                      Mnnvl mnnvl, String cutLastLine) {
+                      Mnnvl mnnvl, String cutLastLine, LibfabricWarnings libfabricWarnings) {
 
     /** A log written before these were read (a `run --json` of an earlier release) has none of them. */
     public NcclLog {
+        libfabricWarnings = libfabricWarnings == null ? LibfabricWarnings.NONE : libfabricWarnings;
         ibAsyncEvents = ibAsyncEvents == null ? IbAsyncEvents.NONE : ibAsyncEvents;
         torchErrors = torchErrors == null ? TorchErrors.NONE : torchErrors;
         mnnvl = mnnvl == null ? Mnnvl.NONE : mnnvl;
@@ -429,11 +430,30 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
      * @param code      the ncclResult_t whose text NCCL printed ({@link ErrorChain#codeName}); 0 when the text is none of them
      * @param result    NCCL's text for it, as written
      * @param version   the NCCL version PyTorch printed; "" when the line is cut before it
-     * @param lastError NCCL's last error (its last WARN's text) when it stands on the same line (a flattened block); ""
-     *                  otherwise: PyTorch prints it on the lines after "Last error:", which are not read
+     * @param lastError NCCL's last error (its last WARN's text): on the same line (a flattened block), or on the line after
+     *                  "Last error:" within the lines that follow; "" when the text holds neither
      * @param line      the line as written
      */
     public record TorchError(String where, int code, String result, String version, String lastError, String line) {
+    }
+
+    /**
+     * libfabric's warnings ({@link LibfabricLines}), per provider, function and message.
+     *
+     * @param provider libfabric's provider ("efa", "core" for libfabric's own code)
+     * @param function the function that printed it
+     * @param message  the warning's text
+     * @param harmless what libfabric warns about for what the network plugin does on purpose
+     * @param count    the lines of this group
+     * @param line     the first such line as written
+     */
+    public record LibfabricWarning(String provider, String function, String message, boolean harmless, long count, String line) {
+    }
+
+    /** The warnings per provider, function and message (the first 64 such groups), and every such line. */
+    public record LibfabricWarnings(List<LibfabricWarning> warnings, long count) {
+
+        static final LibfabricWarnings NONE = new LibfabricWarnings(List.of(), 0);
     }
 
     /** The first such errors, and every one. */

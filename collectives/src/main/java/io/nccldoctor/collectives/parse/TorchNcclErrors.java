@@ -12,9 +12,12 @@ import java.util.List;
  * flattens the output (srun's "10: " label, a logger) puts it on one.
  * <p>
  * Read here from the line that holds "NCCL error in: " (it holds "NCCL ", so the block scanner hands it over): the file
- * and line, the result by NCCL's own string, the version, and the last error when it stands on the same line. PyTorch's
- * later lines hold no "NCCL " and are not read; the finding says so. The wording after a backtick on its line is Markdown
- * quoting it (a README, a report), not PyTorch's output, as for {@link TorchWatchdog}.
+ * and line, the result by NCCL's own string, the version, and the last error when it stands on the same line. Otherwise
+ * the lines after it are looked at ({@link #following}; they hold no "NCCL ", and the block scanner hands them over only
+ * while this asks for them): "Last error:" within the next {@link #LOOK} lines, and the line after it is the last error
+ * (either may carry a launcher's rank label). A range of a large file that ends before that line is completed by the
+ * next range's first lines ({@link #absorb}). The wording after a backtick on its line is Markdown quoting it (a README,
+ * a report), not PyTorch's output, as for {@link TorchWatchdog}.
  */
 final class TorchNcclErrors {
 
@@ -34,12 +37,29 @@ final class TorchNcclErrors {
     private long count;
 
     /**
+     * The lines after the error looked at for "Last error:": PyTorch prints the result's gloss ("ncclSystemError: System
+     * call …") on the next line and "Last error:" on the one after (getNcclErrorDetailStr, NCCLUtils.cpp); one more line
+     * is allowed for a wrapped gloss.
+     */
+    static final int LOOK = 3;
+    /** Lines still looked at for "Last error:" after the last error read without its own. */
+    private int looking;
+    /** The next line is NCCL's last error: the line before was "Last error:" alone. */
+    private boolean textNext;
+    /** Where in {@link #kept} that error is; -1 when it is not kept (more than NcclLog.KEEP). */
+    private int waiting = -1;
+
+    /**
      * A line whose first "NCCL " at {@code first} starts "NCCL error in: ": read, with {@code kept} the line as written.
      * Once per such line only.
      */
     void read(String text, int first, String keptLine) {
         count++;
+        looking = 0;
+        textNext = false;
+        waiting = -1;
         if (kept.size() >= NcclLog.KEEP) {
+            looking = LOOK; // its lines are looked at as for a kept one, so that a range reads as the whole file does
             return;
         }
         int from = first + WORDS.length();
@@ -55,7 +75,45 @@ final class TorchNcclErrors {
             }
             ncclVersion = text.substring(version + VERSION.length(), end);
         }
-        kept.add(new NcclLog.TorchError(where, code(result), result, ncclVersion, lastError(text, from), keptLine));
+        String last = lastError(text, from);
+        kept.add(new NcclLog.TorchError(where, code(result), result, ncclVersion, last, keptLine));
+        if (last.isEmpty()) {
+            looking = LOOK;
+            waiting = kept.size() - 1;
+        }
+    }
+
+    /** Whether the next line is wanted: an error was read without its last error, and its block may still hold it. */
+    boolean following() {
+        return looking > 0 || textNext;
+    }
+
+    /** A line after the error (each in order, while {@link #following}): "Last error:", then the last error itself. */
+    void follow(String line) {
+        String t = unlabelled(line.strip());
+        if (textNext) {
+            textNext = false;
+            complete(t);
+            return;
+        }
+        looking--;
+        if (t.startsWith(LAST)) {
+            looking = 0;
+            String rest = unlabelled(t.substring(LAST.length()).strip());
+            if (rest.isEmpty()) {
+                textNext = true;
+            } else {
+                complete(rest);
+            }
+        }
+    }
+
+    private void complete(String lastError) {
+        if (waiting >= 0 && !lastError.isEmpty()) {
+            NcclLog.TorchError e = kept.get(waiting);
+            kept.set(waiting, new NcclLog.TorchError(e.where(), e.code(), e.result(), e.version(), lastError, e.line()));
+        }
+        waiting = -1;
     }
 
     /** The ncclResult_t whose ncclGetErrorString the text starts with, 0 when none does. */
@@ -77,20 +135,34 @@ final class TorchNcclErrors {
         if (at < 0) {
             return "";
         }
-        String rest = text.substring(at + LAST.length()).strip();
-        int digits = 0;
-        while (digits < rest.length() && Character.isDigit(rest.charAt(digits))) {
-            digits++;
-        }
-        if (digits > 0 && rest.startsWith(": ", digits)) {
-            rest = rest.substring(digits + 2).strip();
-        }
-        return rest;
+        return unlabelled(text.substring(at + LAST.length()).strip());
     }
 
-    void absorb(TorchNcclErrors o) {
+    /** A text without a launcher's rank label in front ("10: ", srun --label). */
+    private static String unlabelled(String text) {
+        int digits = 0;
+        while (digits < text.length() && Character.isDigit(text.charAt(digits))) {
+            digits++;
+        }
+        return digits > 0 && text.startsWith(": ", digits) ? text.substring(digits + 2).strip() : text;
+    }
+
+    /**
+     * Adds a later range's errors. When this range ended while an error's block was still being read, the later range's
+     * first lines ({@code head}, in order) complete it, up to the first that is itself an error (which that range read).
+     */
+    void absorb(TorchNcclErrors o, List<String> head) {
+        for (int i = 0; i < head.size() && following() && !head.get(i).contains(WORDS); i++) {
+            follow(head.get(i));
+        }
         count += o.count;
+        int offset = kept.size();
         kept.addAll(o.kept.subList(0, Math.min(o.kept.size(), Math.max(0, NcclLog.KEEP - kept.size()))));
+        if (o.count > 0) { // the later range read an error of its own: its state is the file's
+            looking = o.looking;
+            textNext = o.textNext;
+            waiting = o.waiting >= 0 && offset + o.waiting < kept.size() ? offset + o.waiting : -1;
+        }
     }
 
     boolean any() {

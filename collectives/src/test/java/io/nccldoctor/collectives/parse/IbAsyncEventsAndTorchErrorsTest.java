@@ -3,6 +3,8 @@ package io.nccldoctor.collectives.parse;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -89,8 +91,30 @@ class IbAsyncEventsAndTorchErrorsTest {
             assertThat(e.code()).isEqualTo(2);
             assertThat(e.where()).isEqualTo("../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1333");
             assertThat(e.version()).isEqualTo("2.18.6");
-            assertThat(e.lastError()).as("on the line after 'Last error:', which is not read").isEmpty();
+            assertThat(e.lastError()).as("on the line after 'Last error:', two lines below")
+                    .isEqualTo("socketStartConnect: Connect to 192.168.19.14<52822> failed : No route to host");
         });
+    }
+
+    /**
+     * The same file read as two ranges of a large one, cut at each line start: a range that starts inside the block (at
+     * "Last error:" or at the error's text) completes the error the range before it read.
+     */
+    @Test
+    void theLastErrorIsReadWhereverARangeStarts() throws IOException, InterruptedException {
+        Path file = CorpusLogs.CORPUS.resolve("nccl-log-torch-distbackenderror-2.18.6-system-error-no-route.txt");
+        byte[] bytes = Files.readAllBytes(file);
+        int cuts = 0;
+        for (int at = 1; at < bytes.length; at++) {
+            if (bytes[at - 1] != '\n') {
+                continue;
+            }
+            cuts++;
+            NcclLog log = LogReader.read(file, new long[] {at}, 512).finish(file.toString());
+            assertThat(log.torchErrors().errors()).as("cut at byte " + at).singleElement()
+                    .satisfies(e -> assertThat(e.lastError()).isEqualTo("socketStartConnect: Connect to 192.168.19.14<52822> failed : No route to host"));
+        }
+        assertThat(cuts).isEqualTo(4);
     }
 
     /** awslabs/awsome-distributed-ai#192: the same block flattened onto one line behind srun's "10: " labels. */
@@ -112,6 +136,7 @@ class IbAsyncEventsAndTorchErrorsTest {
             assertThat(e.code()).isEqualTo(6);
             assertThat(e.where()).isEqualTo("/pytorch/torch/csrc/distributed/c10d/NCCLUtils.hpp:268");
             assertThat(e.version()).isEqualTo("2.21.5");
+            assertThat(e.lastError()).isEqualTo("socketProgressOpt: Call to recv from 172....<33759> failed : Connection reset by peer");
         });
     }
 

@@ -118,7 +118,7 @@ class LogRangesTest {
                                 }
                             }
                             return r.read(buf);
-                        }, 512, false);
+                        }, r.start, 512, false);
                         r.builder.settle();
                     }
                     taken += ranges.size() - 1;

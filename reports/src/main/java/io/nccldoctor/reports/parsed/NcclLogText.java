@@ -56,6 +56,9 @@ public final class NcclLogText {
         log.watchdogHangs().forEach(w -> out.append("  watchdog stuck: ").append(w).append('\n'));
         asyncEvents(log.ibAsyncEvents(), "  ", out);
         torchErrors(log.torchErrors(), "  ", out);
+        log.libfabricWarnings().warnings().forEach(w -> out.append("  libfabric warning: ").append(w.provider()).append(' ').append(w.function())
+                .append(": ").append(w.message()).append(", ").append(w.count()).append(w.count() == 1 ? " line" : " lines")
+                .append(w.harmless() ? " (the plugin's own choice, not judged)" : "").append('\n'));
         log.mnnvl().gpus().forEach(g -> out.append("  MNNVL fabric: GPU busId ").append(g.busId()).append(", fabric registration ")
                 .append(g.state()).append(" (").append(g.stateName()).append("), cliqueId ").append(g.cliqueId()).append(", fabric UUID ")
                 .append(g.fabricUuid()).append(", healthMask ").append(g.healthMask()).append(" (as printed)\n"));
@@ -84,13 +87,13 @@ public final class NcclLogText {
         }
     }
 
-    /** PyTorch's DistBackendError lines: the result, the version, and NCCL's last error when it is on the line. */
+    /** PyTorch's DistBackendError lines: the result, the version, and NCCL's last error when the text holds it. */
     private static void torchErrors(NcclLog.TorchErrors t, String indent, StringBuilder out) {
         for (NcclLog.TorchError e : t.errors()) {
             out.append(indent).append("PyTorch DistBackendError: ").append(e.code() == 0 ? "'" + e.result() + "'" : NcclLog.ErrorChain.codeName(e.code()))
                     .append(" at ").append(e.where()).append(", NCCL ").append(e.version().isEmpty() ? "version not on the line" : e.version())
-                    .append("; last error: ").append(e.lastError().isEmpty() ? "not on this line (PyTorch prints it on the lines after "
-                            + "'Last error:', which are not read)" : e.lastError()).append('\n');
+                    .append("; last error: ").append(e.lastError().isEmpty() ? "not in the text (PyTorch prints it on the line after "
+                            + "'Last error:', below its line)" : e.lastError()).append('\n');
         }
         if (t.count() > t.errors().size()) {
             out.append(indent).append("PyTorch DistBackendError lines past the first ").append(t.errors().size()).append(": ")

@@ -109,13 +109,13 @@ public final class NcclCallFailed extends NcclLogRule {
         return evidence;
     }
 
-    /** PyTorch's errors, each with where the last error is when it is not on its line. */
+    /** PyTorch's errors, each with where the last error is when the text does not hold it. */
     private static List<String> torchLines(NcclLog.TorchErrors torch) {
         List<String> lines = new ArrayList<>();
         for (NcclLog.TorchError e : torch.errors()) {
             lines.add("PyTorch: " + result(e) + " at " + e.where() + ", NCCL " + (e.version().isEmpty() ? "version not on the line" : e.version())
-                    + "; last error: " + (e.lastError().isEmpty() ? "not on this line (PyTorch prints it on the lines after 'Last error:', "
-                    + "which are not read: read it there, it is NCCL's last WARN)" : e.lastError()));
+                    + "; last error: " + (e.lastError().isEmpty() ? "not in the text (PyTorch prints it on the line after 'Last error:', "
+                    + "below its line, which the text does not hold: it is NCCL's last WARN, find it there)" : e.lastError()));
             lines.add("its line: " + e.line());
         }
         if (torch.count() > torch.errors().size()) {

@@ -23,7 +23,7 @@ public final class Reports {
                 new LinkLimited(), new FarBelowExpected(), new ProtocolPathology(),
                 new AlignmentCliff(), new InPlaceDivergence(), new UnstableResults(), new LinkImbalance(), new SingleRank(),
                 new NcclCompletionError(), new NcclIbAsyncFatal(), new NcclIbAsyncEvent(), new NcclWatchdogTimeout(), new NcclSocketNetwork(),
-                new NcclNoGdr(), new NcclProcessesDisagree(), new NcclPluginFallback(), new NcclCallFailed(), new NcclWarnLines(),
+                new NcclNoGdr(), new NcclProcessesDisagree(), new NcclPluginFallback(), new NcclCallFailed(), new NcclWarnLines(), new LibfabricWarn(),
                 new AtBaseline(), new PerftestFailed(), new PerftestNoResult(), new NcclTestsRanksAlone());
     }
 

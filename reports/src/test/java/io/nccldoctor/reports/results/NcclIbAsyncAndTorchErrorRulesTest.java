@@ -69,8 +69,9 @@ class NcclIbAsyncAndTorchErrorRulesTest {
         Report r = judge("nccl-log-torch-distbackenderror-2.18.6-system-error-no-route.txt");
         assertThat(codes(r)).containsExactly("NCCL_CALL_FAILED");
         Finding f = r.findings().get(0);
-        assertThat(f.title()).isEqualTo("an NCCL call failed (PyTorch's DistBackendError) with ncclSystemError (system error), NCCL 2.18.6");
-        assertThat(f.evidence()).anyMatch(e -> e.contains("last error: not on this line"));
+        assertThat(f.title()).isEqualTo("an NCCL call failed (PyTorch's DistBackendError) with ncclSystemError (system error), NCCL 2.18.6: "
+                + "socketStartConnect: Connect to 192.168.19.14<52822> failed : No route to host");
+        assertThat(f.evidence()).anyMatch(e -> e.contains("last error: socketStartConnect: Connect to 192.168.19.14<52822> failed"));
     }
 
     @Test
