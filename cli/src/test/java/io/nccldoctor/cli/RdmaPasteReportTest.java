@@ -3,6 +3,8 @@ package io.nccldoctor.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
 
@@ -26,6 +28,20 @@ class RdmaPasteReportTest {
         String report = run("report", RDMA + "ibv-devinfo-failed-to-open-8-devices-container.txt").replaceAll("\\s+", " ");
         assertThat(report).contains("Notes on the inputs").contains("ibv_devinfo could not open 8 devices it found (\"Failed to open "
                 + "device\", lines 1, 2, 3, 4, 5, 26, 27, 28)");
+    }
+
+    @Test
+    void markdownReportSaysThemToo() throws Exception {
+        Path dir = Files.createTempDirectory("rdma-notes");
+        Path md = dir.resolve("report.md");
+        try {
+            run("report", RDMA + "ibv-devinfo-failed-to-open-8-devices-container.txt", "-o", md.toString());
+            assertThat(Files.readString(md).replaceAll("\\s+", " ")).contains("## Notes on the inputs")
+                    .contains("could not open 8 devices it found");
+        } finally {
+            Files.deleteIfExists(md);
+            Files.deleteIfExists(dir);
+        }
     }
 
     @Test
