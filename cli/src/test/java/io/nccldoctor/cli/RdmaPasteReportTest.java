@@ -31,17 +31,28 @@ class RdmaPasteReportTest {
     }
 
     @Test
-    void markdownReportSaysThemToo() throws Exception {
+    void markdownAndHtmlReportsSayThemToo() throws Exception {
         Path dir = Files.createTempDirectory("rdma-notes");
         Path md = dir.resolve("report.md");
+        Path html = dir.resolve("report.html");
         try {
             run("report", RDMA + "ibv-devinfo-failed-to-open-8-devices-container.txt", "-o", md.toString());
             assertThat(Files.readString(md).replaceAll("\\s+", " ")).contains("## Notes on the inputs")
                     .contains("could not open 8 devices it found");
+            run("report", RDMA + "ibv-devinfo-failed-to-open-8-devices-container.txt", "-o", html.toString());
+            assertThat(Files.readString(html)).contains("<h2>Notes on the inputs</h2>").contains("could not open 8 devices it found");
         } finally {
             Files.deleteIfExists(md);
+            Files.deleteIfExists(html);
             Files.deleteIfExists(dir);
         }
+    }
+
+    @Test
+    void reportSaysAnEthtoolFirmwareWithNoRdmaDeviceAtItsPciFunction() {
+        String report = run("report", RDMA + "ethtool-i-cx4lx-mlx5-core-fw-psid-bare.txt").replaceAll("\\s+", " ");
+        assertThat(report).contains("ethtool -i (ethtool -i, line 1): driver mlx5_core, firmware 14.23.1020 (PSID MT_2420110034), "
+                + "PCI 0000:af:00.0: the input places no RDMA device at that PCI function");
     }
 
     @Test
