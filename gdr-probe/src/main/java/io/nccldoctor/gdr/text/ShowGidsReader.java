@@ -11,12 +11,13 @@ import java.util.regex.Pattern;
  * ("mlx5_0 1 3 0000:…:ffff:0a00:0005 10.0.0.5 v2 ens1f0"), then "n_gids_found=N". Columns are separated by tabs
  * in the script's output and by spaces once pasted; the IPv4 column is empty for non-IPv4 GIDs and the netdev
  * column empty when sysfs names none. VER is the end of the sysfs type: "v1" for "IB/RoCE v1", "v2" for "RoCE v2".
- * The script walks /sys/class/infiniband/DEV/ports/N/gids/ and skips only zero GIDs, so "n_gids_found=0" with no row
- * means that no port of any device it could see has a GID: none is visible (a container without the device), or the
- * ports have no address to make one from. It also skips fe80:0000:0000:0000:0000:0000:0000:0000 (a link-local
- * prefix with no interface id, which NCCL's configuredGid counts as unset too), and it prints nothing for a port
- * without a GID: a port of a device the listing covers (every device it walked: those its command line named, all of
- * them without an argument, and any device of its rows, whose ports it walks all) that has no row has no GID.
+ * The script (mlnx-tools sbin/show_gids @8fbfd9cfff34) walks /sys/class/infiniband/DEV/ports/N/gids/ and skips zero
+ * GIDs and fe80:0000:0000:0000:0000:0000:0000:0000 (a link-local prefix with no interface id, which NCCL's
+ * configuredGid counts as unset too), so "n_gids_found=0" with no row means that no port of any device it could see
+ * has a GID: none is visible (a container without the device), or the ports have no address to make one from. It
+ * prints nothing for a port without a GID: a port of a device the listing covers (every device it walked: those its
+ * command line named, all of them without an argument, and any device of its rows, whose ports it walks all) that
+ * has no row has no GID.
  */
 final class ShowGidsReader implements SectionReader {
 
