@@ -231,6 +231,8 @@ final class CorpusFacts {
         all.add(fact("rdma", "driverBusInfo", at("/driverInfo/0/busInfo"), Match.TEXT));
         all.add(fact("rdma", "unopened", at("/unopened"), Match.NUMBER));
         all.add(prefixed("rdma", "fabricPort.", CorpusFacts::fabricPort, Match.STATE));
+        all.add(prefixed("rdma", "nodeGuid.", (d, v) -> devices(d).stream().filter(x -> x.path("name").asText().equals(v))
+                .map(x -> x.at("/nodeGuid/value")).filter(JsonNode::isTextual).map(JsonNode::asText).findFirst(), Match.TEXT));
         // nvidia-smi-topo: SmiTopoMatrix
         all.add(fact("nvidia-smi-topo", "gpus", d -> Optional.of("" + items(d.path("devices"), JsonNode::asText).stream()
                 .filter(x -> x.startsWith("GPU")).count()), Match.NUMBER));

@@ -34,6 +34,24 @@ final class PasteFacts {
     private Slot.Line noDevices;
     /** Set when show_gids listed no GID at all ("n_gids_found=0"). */
     private Slot.Line noGids;
+    /** show_gids listings whose count line matched their rows: the devices whose whole GID tables they show. */
+    private final List<GidListing> gidListings = new ArrayList<>();
+    /** ibv_devices headers by line, each with the devices of its rows. */
+    private final Map<Slot.Line, List<String>> ibvDevices = new LinkedHashMap<>();
+    private Slot.Line ibvDevicesHeader;
+
+    /**
+     * One complete show_gids listing.
+     *
+     * @param named  the devices its command line named; empty for every device, null when no command line shows which
+     * @param listed the devices of its rows
+     */
+    private record GidListing(Set<String> named, Set<String> listed, Slot.Line at) {
+
+        boolean covers(String device) {
+            return listed.contains(device) || (named != null && (named.isEmpty() || named.contains(device)));
+        }
+    }
 
     DeviceFacts device(String name) {
         return devices.computeIfAbsent(name, DeviceFacts::new);
@@ -176,6 +194,56 @@ final class PasteFacts {
                 + "there, or none of its ports has a GID; RDMA (RoCE or InfiniBand) cannot connect without one");
     }
 
+    /** A show_gids listing whose n_gids_found matched its rows: every GID of the devices it covers is in it. */
+    void gidsListed(Set<String> named, Set<String> listed, Slot.Line at) {
+        gidListings.add(new GidListing(named, Set.copyOf(listed), at));
+    }
+
+    /** The complete show_gids listing that shows the whole GID table of the device, if any. */
+    Optional<Slot.Line> gidListing(String device) {
+        return gidListings.stream().filter(l -> l.covers(device)).map(GidListing::at).findFirst();
+    }
+
+    /** Devices a complete show_gids listing covers with no GID, none of whose ports the input gives: device → the listing. */
+    Map<String, String> withoutGid() {
+        Map<String, String> out = new TreeMap<>();
+        devices.values().stream().filter(d -> d.ports.isEmpty() && !d.name.equals(RdmaPaste.UNNAMED))
+                .forEach(d -> gidListing(d.name).ifPresent(at -> out.put(d.name, at.toString())));
+        return out;
+    }
+
+    void ibvDevicesHeader(Slot.Line at) {
+        ibvDevicesHeader = at;
+        ibvDevices.put(at, new ArrayList<>());
+    }
+
+    /** A row of ibv_devices: the device is on the host's verbs device list. */
+    void ibvDevicesRow(DeviceFacts d, Slot.Line at) {
+        if (d.listedBy == null) {
+            d.listedBy = at;
+        }
+        if (ibvDevicesHeader != null) {
+            ibvDevices.get(ibvDevicesHeader).add(d.name);
+        }
+    }
+
+    /** What ibv_devices does not say: a header without rows, and the devices of its rows no other section gives ports of. */
+    void ibvDevicesNote() {
+        ibvDevices.forEach((at, names) -> {
+            if (names.isEmpty()) {
+                notes.add("ibv_devices printed its header and no device (" + at + "): no RDMA device is on the list, or the "
+                        + "paste is cut there; nothing is concluded from it");
+            }
+        });
+        List<String> portless = devices.values().stream().filter(d -> d.listedBy != null && d.ports.isEmpty()).map(d -> d.name).toList();
+        if (!portless.isEmpty()) {
+            notes.add("ibv_devices lists " + String.join(", ", portless) + " with " + (portless.size() == 1 ? "its node GUID" : "their node "
+                    + "GUIDs") + " only: ports, port state, link layer and firmware are not in its output (ibv_devinfo or ibstat "
+                    + "print them), and no other section of the input gives them, so the port rules do not judge "
+                    + (portless.size() == 1 ? "it" : "them"));
+        }
+    }
+
     /** Ties a net device to a port: show_gids' DEV column, ibdev2netdev, rdma link's netdev, gid_attrs/ndevs. */
     void link(String device, int port, String netdev) {
         device(device).port(port).netdevs.add(netdev);
@@ -198,7 +266,7 @@ final class PasteFacts {
                 ports.add(p.build(this));
             });
             list.add(new RdmaDevices.RdmaDevice(d.name, d.pci.fact(NOT_IN_INPUT), d.fw.fact(NOT_IN_INPUT), d.guid.fact(NOT_IN_INPUT),
-                    d.ports(ports),
+                    d.ports(ports, gidListing(d.name)),
                     d.partId.fact(NOT_IN_INPUT)));
         }
         inferred.forEach((layer, ports) -> notes.add("link layer " + layer + ", inferred (no tool in the input printed it) for "
@@ -307,6 +375,8 @@ final class PasteFacts {
         boolean portsStated;
         /** Why a tool could not read the device (ibstat's "stat of IB device … failed"), or null. */
         private String unreadable;
+        /** The ibv_devices row that lists the device, or null. */
+        Slot.Line listedBy;
 
         DeviceFacts(String name) {
             this.name = name;
@@ -327,12 +397,15 @@ final class PasteFacts {
             notes.add(name + ": " + why);
         }
 
-        Fact<List<RdmaDevices.RdmaPort>> ports(List<RdmaDevices.RdmaPort> built) {
+        /** @param gidListing the show_gids listing that covers the device, if any: its ports have no GID there when none is read */
+        Fact<List<RdmaDevices.RdmaPort>> ports(List<RdmaDevices.RdmaPort> built, Optional<Slot.Line> gidListing) {
             if (!built.isEmpty()) {
                 return Fact.of(built);
             }
             // absent, not an error: the pasted tool failed on the device, no probe of this tool did
-            return Fact.absent(unreadable != null ? unreadable : "no port of " + name + " in the input");
+            String why = unreadable != null ? unreadable : "no port of " + name + " in the input" + (listedBy == null ? ""
+                    : " (" + listedBy + ": ibv_devices prints names and node GUIDs only)");
+            return Fact.absent(why + gidListing.map(at -> "; show_gids (" + at + ") lists no GID on any of its ports").orElse(""));
         }
     }
 
@@ -358,9 +431,11 @@ final class PasteFacts {
         Slot.Line rdmaLinkPlain;
         private String linkLayerAbsent = NOT_IN_INPUT;
         private final String label;
+        private final String device;
 
         PortFacts(String device, int number) {
             this.number = number;
+            this.device = device;
             label = device + " port " + number;
             state = new Slot<>(label + " state");
             phys = new Slot<>(label + " physical state");
@@ -418,6 +493,20 @@ final class PasteFacts {
             return Optional.of(linkLayer.value());
         }
 
+        /**
+         * A port without a GID read: an empty table when a complete show_gids listing covers its device (show_gids prints
+         * no row for a port without a GID), else absent.
+         */
+        private Fact<List<RdmaDevices.Gid>> noGid(PasteFacts all) {
+            Optional<Slot.Line> listing = all.gidListing(device);
+            if (listing.isEmpty()) {
+                return Fact.absent("no GID table of this port in the input (show_gids or ibv_devinfo -v print it)");
+            }
+            all.notes.add(label + ": show_gids (" + listing.get() + ") lists every GID of " + device + " and none of this port: "
+                    + "its GID table is empty (or holds only unset fe80:: entries, which show_gids skips as NCCL does)");
+            return Fact.of(List.of());
+        }
+
         /** "mlx5_0 port 1 (rdma link, line 13)". */
         String inferredFrom() {
             return label + " (" + linkLayer.from() + ")";
@@ -431,8 +520,7 @@ final class PasteFacts {
                 all.notes.add(label + " link layer: Ethernet, inferred from its RoCE v2 GID " + v2.get().index + " ("
                         + v2.get().type.from() + "); no tool in the input printed the link layer");
             }
-            Fact<List<RdmaDevices.Gid>> gidList = gids.isEmpty()
-                    ? Fact.absent("no GID table of this port in the input (show_gids or ibv_devinfo -v print it)")
+            Fact<List<RdmaDevices.Gid>> gidList = gids.isEmpty() ? noGid(all)
                     : Fact.of(gids.values().stream().filter(g -> !g.gid.equals(Gids.ZERO)).map(GidFacts::build).toList());
             List<RdmaDevices.Netdev> nds = netdevs.stream().map(all::netdev).map(NetdevFacts::build).toList();
             return new RdmaDevices.RdmaPort(number, state.fact(NOT_IN_INPUT), phys.fact(NOT_IN_INPUT), gbps.fact(NOT_IN_INPUT),

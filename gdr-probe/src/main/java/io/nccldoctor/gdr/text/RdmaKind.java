@@ -20,6 +20,7 @@ public enum RdmaKind {
     MLXFWMANAGER("mlxfwmanager", "mlxfwmanager --query (firmware and PSID per adapter)"),
     ETHTOOL_INFO("ethtool -i", "ethtool -i IFACE (driver, firmware and PSID, PCI address)"),
     IBPORTSTATE("ibportstate", "ibportstate LID PORT (a port's PortInfo: link state, width, speed, LIDs)"),
+    IBV_DEVICES("ibv_devices", "ibv_devices (device names and node GUIDs; no port state)"),
     IP("ip", "ip addr or ip link (each net device's MTU and state)");
 
     private final String key;

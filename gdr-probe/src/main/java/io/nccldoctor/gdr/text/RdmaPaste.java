@@ -5,6 +5,7 @@ import io.nccldoctor.gdr.RdmaDevices;
 import io.nccldoctor.core.Fact;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -28,11 +29,13 @@ import java.util.Set;
  *                      which names no device then); their ports are not in the input
  * @param fabric        ports `ibportstate` printed, per node address ("Lid 1"): ports of the fabric (a switch's, a
  *                      peer's), not this host's RDMA devices, so kept apart from {@code rdma} and not judged by its rules
+ * @param withoutGid    devices a complete show_gids listing covers with no GID on any port, none of whose ports the input
+ *                      gives otherwise: device → where the listing is ("show_gids, line 4")
  */
 public record RdmaPaste(String source, List<Section> sections, RdmaDevices rdma, List<CounterSnapshot.Port> counters,
                         List<CounterSnapshot.Netdev> otherEthtool, Lines lines, List<Unread> notUnderstood, List<String> notes,
                         List<Adapter> adapters, List<RdmaCmDefault> rdmaCm, List<DriverInfo> driverInfo, int unopened,
-                        List<RdmaDevices.RdmaDevice> fabric) {
+                        List<RdmaDevices.RdmaDevice> fabric, Map<String, String> withoutGid) {
 
     /** The name a device or interface gets when the paste does not say which one a listing belongs to. */
     public static final String UNNAMED = "(not named in the input)";
@@ -47,6 +50,7 @@ public record RdmaPaste(String source, List<Section> sections, RdmaDevices rdma,
         rdmaCm = List.copyOf(rdmaCm);
         driverInfo = List.copyOf(driverInfo);
         fabric = List.copyOf(fabric);
+        withoutGid = Map.copyOf(withoutGid);
     }
 
     /**
@@ -117,14 +121,14 @@ public record RdmaPaste(String source, List<Section> sections, RdmaDevices rdma,
 
     /**
      * Whether a section opened with a line only its tool prints ("hca_id:", "CA '…'", "Infiniband device '…' port N
-     * status:", show_gids' header): the text holds that tool's output, whatever else surrounds it.
+     * status:", show_gids' or ibv_devices' header): the text holds that tool's output, whatever else surrounds it.
      */
     public boolean headed() {
         return sections.stream().anyMatch(s -> HEADED.contains(s.kind()));
     }
 
     private static final Set<RdmaKind> HEADED = EnumSet.of(RdmaKind.IBV_DEVINFO, RdmaKind.IBSTAT, RdmaKind.IBSTATUS,
-            RdmaKind.SHOW_GIDS);
+            RdmaKind.SHOW_GIDS, RdmaKind.IBV_DEVICES);
 
     /** The tools whose output was recognised, each once, in order of first appearance. */
     public List<RdmaKind> kinds() {

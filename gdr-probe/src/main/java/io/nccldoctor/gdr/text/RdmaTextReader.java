@@ -28,7 +28,7 @@ public final class RdmaTextReader {
             new Shape(RdmaKind.IBV_DEVINFO, (l, c) -> DevinfoReader.OPENS.matcher(l).matches(), (f, c) -> new DevinfoReader(f)),
             new Shape(RdmaKind.IBSTAT, (l, c) -> IbstatReader.opens(l), (f, c) -> new IbstatReader(f)),
             new Shape(RdmaKind.IBSTATUS, (l, c) -> IbstatusReader.OPENS.matcher(l).matches(), (f, c) -> new IbstatusReader(f)),
-            new Shape(RdmaKind.SHOW_GIDS, (l, c) -> ShowGidsReader.OPENS.matcher(l).matches(), (f, c) -> new ShowGidsReader(f)),
+            new Shape(RdmaKind.SHOW_GIDS, (l, c) -> ShowGidsReader.OPENS.matcher(l).matches(), ShowGidsReader::new),
             new Shape(RdmaKind.IBDEV2NETDEV, (l, c) -> Ibdev2netdevReader.ROW.matcher(l).matches(), (f, c) -> new Ibdev2netdevReader(f)),
             new Shape(RdmaKind.RDMA_LINK, (l, c) -> RdmaToolReader.LINK.matcher(l).matches(), (f, c) -> new RdmaToolReader(f)),
             new Shape(RdmaKind.RDMA_DEV, (l, c) -> RdmaToolReader.DEV.matcher(l).matches(), (f, c) -> new RdmaToolReader(f)),
@@ -41,7 +41,8 @@ public final class RdmaTextReader {
             new Shape(RdmaKind.ETHTOOL, CounterListReader::opensEthtool, CounterListReader::ethtool),
             new Shape(RdmaKind.MLXFWMANAGER, (l, c) -> MlxfwmanagerReader.OPENS.matcher(l).matches(), (f, c) -> new MlxfwmanagerReader(f)),
             new Shape(RdmaKind.ETHTOOL_INFO, (l, c) -> EthtoolInfoReader.OPENS.matcher(l).matches(), EthtoolInfoReader::new),
-            new Shape(RdmaKind.IBPORTSTATE, (l, c) -> IbportstateReader.opens(l), (f, c) -> new IbportstateReader(f)));
+            new Shape(RdmaKind.IBPORTSTATE, (l, c) -> IbportstateReader.opens(l), (f, c) -> new IbportstateReader(f)),
+            new Shape(RdmaKind.IBV_DEVICES, (l, c) -> IbvDevicesReader.OPENS.matcher(l).matches(), (f, c) -> new IbvDevicesReader(f)));
 
     /** `echo 106 > /sys/class/infiniband/mlx5_2/tc/1/traffic_class`, MLNX_OFED's per-port default traffic class. */
     private static final Pattern TC_WRITE = Pattern.compile("echo\\s+(\\d+)\\s*>\\s*/sys/class/infiniband/([\\w.-]+)/tc/(\\d+)/traffic_class");
@@ -162,10 +163,11 @@ public final class RdmaTextReader {
     private RdmaPaste result(int total) {
         facts.tieDriverInfo();
         facts.unopenedNote();
+        facts.ibvDevicesNote();
         return new RdmaPaste(source, sections, facts.rdma(), facts.counterPorts(), facts.otherEthtool(),
                 new RdmaPaste.Lines(total, factLines, known, skipped, unread.size()), unread, facts.notes, facts.adapters(),
                 facts.rdmaCm.settings(), facts.driverInfos(), facts.unopenedCount(),
-                facts.fabric());
+                facts.fabric(), facts.withoutGid());
     }
 
     private static String abbreviate(String s) {

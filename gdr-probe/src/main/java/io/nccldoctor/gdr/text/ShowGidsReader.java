@@ -1,6 +1,8 @@
 package io.nccldoctor.gdr.text;
 
+import java.util.LinkedHashSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -9,9 +11,13 @@ import java.util.regex.Pattern;
  * ("mlx5_0 1 3 0000:…:ffff:0a00:0005 10.0.0.5 v2 ens1f0"), then "n_gids_found=N". Columns are separated by tabs
  * in the script's output and by spaces once pasted; the IPv4 column is empty for non-IPv4 GIDs and the netdev
  * column empty when sysfs names none. VER is the end of the sysfs type: "v1" for "IB/RoCE v1", "v2" for "RoCE v2".
- * The script walks /sys/class/infiniband/DEV/ports/N/gids/ and skips only zero GIDs, so "n_gids_found=0" with no row
- * means that no port of any device it could see has a GID: none is visible (a container without the device), or the
- * ports have no address to make one from.
+ * The script (mlnx-tools sbin/show_gids @8fbfd9cfff34) walks /sys/class/infiniband/DEV/ports/N/gids/ and skips zero
+ * GIDs and fe80:0000:0000:0000:0000:0000:0000:0000 (a link-local prefix with no interface id, which NCCL's
+ * configuredGid counts as unset too), so "n_gids_found=0" with no row means that no port of any device it could see
+ * has a GID: none is visible (a container without the device), or the ports have no address to make one from. It
+ * prints nothing for a port without a GID: a port of a device the listing covers (every device it walked: those its
+ * command line named, all of them without an argument, and any device of its rows, whose ports it walks all) that
+ * has no row has no GID.
  */
 final class ShowGidsReader implements SectionReader {
 
@@ -21,10 +27,17 @@ final class ShowGidsReader implements SectionReader {
     private static final Pattern COUNT = Pattern.compile("^\\s*n_gids_found=(\\d+)\\s*$");
 
     private final PasteFacts facts;
+    /** The devices the command line named; empty for every device ({@code show_gids} alone), null when no command line shows which. */
+    private final Set<String> named;
+    private final Set<String> listed = new LinkedHashSet<>();
     private int rows;
 
-    ShowGidsReader(PasteFacts facts) {
+    ShowGidsReader(PasteFacts facts, Optional<Command> command) {
         this.facts = facts;
+        // a pipe (| grep …) filters rows: then only the devices of its rows, when the count still matches them
+        Optional<Command> own = command.filter(c -> c.tool().equals("show_gids") && !c.text().contains("|"));
+        this.named = own.map(c -> new LinkedHashSet<>(c.words().stream().skip(1).filter(w -> !w.startsWith("-")).toList()))
+                .orElse(null);
     }
 
     @Override
@@ -37,8 +50,11 @@ final class ShowGidsReader implements SectionReader {
             int n = Integer.parseInt(count.group(1));
             if (n != rows) {
                 facts.notes.add("show_gids says n_gids_found=" + n + " but " + rows + " rows were read (" + at + ")");
-            } else if (n == 0) {
-                facts.noGids(at);
+            } else {
+                if (n == 0) {
+                    facts.noGids(at);
+                }
+                facts.gidsListed(named == null ? null : named.isEmpty() ? Set.of() : named, listed, at);
             }
             return Verdict.KNOWN;
         }
@@ -52,6 +68,7 @@ final class ShowGidsReader implements SectionReader {
         }
         rows++;
         String device = m.group(1);
+        listed.add(device);
         int port = Integer.parseInt(m.group(2));
         PasteFacts.GidFacts g = facts.device(device).port(port).gid(Integer.parseInt(m.group(3)), gid.get(), facts.notes, at);
         g.type.set(m.group(6).equals("v2") ? "RoCE v2" : "IB/RoCE v1", at, facts.notes);

@@ -6,6 +6,7 @@ import static io.nccldoctor.reports.html.Html.esc;
 import io.nccldoctor.collectives.parse.NcclTestsOutput;
 import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.reports.ResultThresholds;
+import io.nccldoctor.reports.baseline.Note;
 import io.nccldoctor.reports.chart.Chart;
 import io.nccldoctor.reports.chart.Charts;
 import io.nccldoctor.reports.chart.Format;
@@ -65,6 +66,7 @@ public final class HtmlReport {
         ncclLogs(h, r);
         gpuDirect(h, r, charts);
         traffic(h, r, charts);
+        inputNotes(h, r);
         notRun(h, r);
         h.append("<p class=\"muted\">nccl-doctor report · ").append(esc(r.data().createdAt())).append("</p>\n</main></body></html>\n");
         return h.toString();
@@ -193,6 +195,17 @@ public final class HtmlReport {
             image(h, charts.get(i == 0 ? "traffic" : "traffic-" + (i + 1)), p.label(), 760, 420);
         }
         h.append("</section>\n");
+    }
+
+    /** What the inputs leave out or could not show (a paste's devices not opened, bytes replaced): why a check was not made. */
+    private static void inputNotes(StringBuilder h, Report r) {
+        List<Note> unread = r.data().notes().stream().filter(n -> n.is(Note.Kind.UNREAD)).toList();
+        if (unread.isEmpty()) {
+            return;
+        }
+        h.append("<section id=\"input-notes\"><h2>Notes on the inputs</h2><ul>\n");
+        unread.forEach(n -> h.append("<li>").append(esc(n.source())).append(": ").append(esc(n.text())).append("</li>\n"));
+        h.append("</ul></section>\n");
     }
 
     private static void notRun(StringBuilder h, Report r) {

@@ -3,6 +3,7 @@ package io.nccldoctor.reports.render;
 import io.nccldoctor.collectives.parse.NcclTestsOutput;
 import io.nccldoctor.core.Fact;
 import io.nccldoctor.reports.Severity;
+import io.nccldoctor.reports.baseline.Note;
 import io.nccldoctor.reports.parsed.NcclLogText;
 import io.nccldoctor.reports.results.Ceiling;
 import io.nccldoctor.reports.results.Check;
@@ -38,6 +39,7 @@ public final class MarkdownReport {
         m.sweeps(r.data());
         m.ceilings(r.data());
         m.ncclLogs(r.data());
+        m.inputNotes(r.data());
         m.traffic(r.data().traffic());
         m.checks(r.checks());
         return m.out.toString();
@@ -275,6 +277,18 @@ public final class MarkdownReport {
             }
         }
         return b.toString();
+    }
+
+    /** What the inputs leave out or could not show (a paste's devices not opened, bytes replaced): why a check was not made. */
+    private void inputNotes(ResultSet d) {
+        List<Note> unread = d.notes().stream().filter(n -> n.is(Note.Kind.UNREAD)).toList();
+        if (unread.isEmpty()) {
+            return;
+        }
+        line("## Notes on the inputs");
+        line("");
+        unread.forEach(n -> wrapped("- ", text(n.source()) + ": " + text(n.text()), "  "));
+        line("");
     }
 
     private static boolean intraword(String s, int i) {

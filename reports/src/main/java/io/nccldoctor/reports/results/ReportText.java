@@ -2,8 +2,10 @@ package io.nccldoctor.reports.results;
 
 import io.nccldoctor.collectives.parse.NcclTestsOutput;
 import io.nccldoctor.reports.Finding;
+import io.nccldoctor.reports.baseline.Note;
 import io.nccldoctor.reports.parsed.NcclLogText;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
 
 /** The terminal form of a report: one screen, verdict first, then what it rests on. */
@@ -54,6 +56,12 @@ public final class ReportText {
         }
         for (PortTraffic p : r.data().traffic()) {
             s.append(String.format(Locale.ROOT, "Traffic %s: CV %.2f over %d links%n", oneLine(p.label()), p.cv(), p.txBytes().size()));
+        }
+        List<Note> unread = r.data().notes().stream().filter(n -> n.is(Note.Kind.UNREAD)).toList();
+        if (!unread.isEmpty()) {
+            s.append("Notes on the inputs (what they leave out or could not show: why a check was not made)\n");
+            unread.forEach(n -> s.append("  ").append(oneLine(n.source())).append(": ").append(oneLine(n.text())).append('\n'));
+            s.append('\n');
         }
         long waived = r.checks().stream().filter(Check::waived).count();
         if (waived > 0) {

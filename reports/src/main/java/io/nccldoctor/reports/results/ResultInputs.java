@@ -17,6 +17,7 @@ import io.nccldoctor.core.read.Inputs;
 import io.nccldoctor.gdr.PerftestMatrix;
 import io.nccldoctor.gdr.PerftestMatrixProbe;
 import io.nccldoctor.gdr.PerftestOutput;
+import io.nccldoctor.gdr.text.RdmaPasteGaps;
 import io.nccldoctor.reports.baseline.Companions;
 import io.nccldoctor.reports.baseline.Hardware;
 import io.nccldoctor.reports.baseline.Nics;
@@ -138,6 +139,9 @@ public final class ResultInputs {
             read.get().tests().ifPresent(t -> addTests(p, sweep, env, nodeCount, t, read.get().tool()));
             read.get().log().ifPresent(log -> ncclLogs.put(p.toString(), log));
             read.get().node().ifPresent(nodes::add);
+            // what a pasted RDMA text leaves out (devices not opened, an excerpt cut inside a port): why a rule was not judged
+            read.get().node().map(s -> s.section(RdmaPasteGaps.KEY, RdmaPasteGaps.class))
+                    .ifPresent(g -> g.notes().forEach(n -> notes.add(new Note(Note.Kind.UNREAD, n, p.toString()))));
             // bytes that are not UTF-8 counted as every verb counts them (a log is streamed, a .gz file decompressed)
             if (read.get().kind() != InputKind.NCCL_LOG && !p.getFileName().toString().endsWith(".gz")) {
                 Decoded whole = Inputs.text(p);

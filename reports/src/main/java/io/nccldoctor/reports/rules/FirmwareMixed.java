@@ -2,6 +2,7 @@ package io.nccldoctor.reports.rules;
 
 import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.gdr.RdmaDevices;
+import io.nccldoctor.gdr.text.RdmaPasteGaps;
 import io.nccldoctor.pcie.PciDevice;
 import io.nccldoctor.reports.Finding;
 import io.nccldoctor.reports.Outcome;
@@ -38,8 +39,16 @@ public final class FirmwareMixed implements Rule {
     @Override
     public Outcome check(Snapshot s, RuleContext ctx) {
         var rdma = Sections.rdma(s).map(RdmaDevices::devices);
+        RdmaPasteGaps gaps = s.section(RdmaPasteGaps.KEY, RdmaPasteGaps.class);
+        int unopened = gaps == null ? 0 : gaps.unopened();
         if (rdma.isEmpty() || !rdma.get().isValue() || rdma.get().get().size() < 2) {
-            return Outcome.waived("fewer than two RDMA devices");
+            if (unopened == 0) {
+                return Outcome.waived("fewer than two RDMA devices");
+            }
+            List<RdmaDevices.RdmaDevice> read = rdma.filter(f -> f.isValue()).map(f -> f.get()).orElse(List.of());
+            return Outcome.waived(read.size() + " RDMA device" + (read.size() == 1 ? "" : "s") + " read" + (read.isEmpty() ? ""
+                    : " (" + String.join(", ", read.stream().map(d -> d.name() + " fw " + d.fwVersion().orElse("not read")).toList())
+                    + ")") + " and " + notOpened(unopened) + ": nothing to compare");
         }
         List<PciDevice> pci = TopologyView.devices(s).orElse(List.of());
         Map<String, TreeMap<String, List<String>>> byModel = new TreeMap<>();
@@ -59,7 +68,17 @@ public final class FirmwareMixed implements Rule {
                         + String.join(", ", new TreeSet<>(versions.keySet())), evidence));
             }
         });
+        if (unopened > 0) { // judged in part: the devices read, and those not opened with why
+            return new Outcome(List.copyOf(findings), "the " + rdma.get().get().size() + " RDMA devices read were compared; "
+                    + notOpened(unopened));
+        }
         return findings.isEmpty() ? Outcome.pass() : Outcome.flag(findings);
+    }
+
+    /** ibv_devinfo's "Failed to open device": the device is on the list, its firmware is not in the input. */
+    private static String notOpened(int unopened) {
+        return unopened + " that ibv_devinfo could not open or query (\"Failed to open device\": no name, no fw_ver printed), whose "
+                + "firmware is not in the input and was not compared";
     }
 
     /** "15b3:1021" from the PCI device list; else "part 4129" (the same number in decimal); else "unknown model". */

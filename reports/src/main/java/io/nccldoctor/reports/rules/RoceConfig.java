@@ -2,15 +2,18 @@ package io.nccldoctor.reports.rules;
 
 import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.gdr.RdmaDevices;
+import io.nccldoctor.gdr.text.RdmaPasteGaps;
 import io.nccldoctor.reports.Finding;
 import io.nccldoctor.reports.Outcome;
 import io.nccldoctor.reports.Rule;
 import io.nccldoctor.reports.RuleContext;
 import io.nccldoctor.reports.RuleInfo;
+import io.nccldoctor.reports.Sections;
 import io.nccldoctor.reports.Severity;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -31,7 +34,9 @@ public final class RoceConfig implements Rule {
                     + "ncclUpdateGidIndex and validGid; NCCL 2.21.5 and later, older ones use index 0 unless "
                     + "NCCL_IB_GID_INDEX is set: ROCE_GID_INDEX_UNSUITABLE). That works at best inside one L2 segment and without the lossless "
                     + "class that PFC/ECN give RoCE v2 by its DSCP; across subnets the QPs time out.",
-            "the GID table of each RoCE port with each GID's type: gids/N and gid_attrs/types/N, show_gids, or ibv_devinfo -v",
+            "the GID table of each RoCE port with each GID's type: gids/N and gid_attrs/types/N, show_gids, or ibv_devinfo -v; "
+                    + "a port of a device a complete show_gids listing walks has no GID when no row names it (the script skips "
+                    + "zero GIDs), and a device with no row whose ports the paste does not give has none on any port",
             "Give the port's net device an IPv4 address (and bring it up); check with `show_gids` that an IPv4 row of type v2 "
                     + "appears; for IPv6-only RoCE set NCCL_IB_ADDR_FAMILY=AF_INET6; pin NCCL_IB_GID_INDEX only if the index "
                     + "is the same on every node.");
@@ -200,9 +205,44 @@ public final class RoceConfig implements Rule {
 
     @Override
     public Outcome check(Snapshot s, RuleContext ctx) {
+        Outcome ports = portsOutcome(s, ctx);
+        List<Finding> noGid = devicesWithoutGid(s);
+        if (noGid.isEmpty()) {
+            return ports;
+        }
+        List<Finding> all = new ArrayList<>(noGid);
+        all.addAll(ports.findings());
+        return new Outcome(List.copyOf(all), ports.waivedBecause());
+    }
+
+    /**
+     * ROCE_NO_V2_GID only: the devices a complete show_gids listing shows without any GID while the input gives none of
+     * their ports ({@link RdmaPasteGaps#withoutGid()}), one finding each; a port the input does give is judged with the
+     * ports below (an empty GID table).
+     */
+    private List<Finding> devicesWithoutGid(Snapshot s) {
+        RdmaPasteGaps gaps = info == NO_V2_GID ? s.section(RdmaPasteGaps.KEY, RdmaPasteGaps.class) : null;
+        if (gaps == null) {
+            return List.of();
+        }
+        List<Finding> out = new ArrayList<>();
+        new TreeMap<>(gaps.withoutGid()).forEach((device, where) -> out.add(finding(device, device + " has no GID on any port", List.of(
+                "show_gids (" + where + ") walks every port of " + device + " and lists no GID: its GID tables hold only unset "
+                        + "entries (zero, or fe80:: with no interface id, which NCCL's configuredGid also rejects)",
+                "an InfiniBand port always has GID 0 (its subnet prefix and port GUID), so these are Ethernet (RoCE) ports "
+                        + "without a GID: NCCL finds no RoCE v2 GID, nor any GID to connect a QP with",
+                "the input gives none of " + device + "'s ports (link layer and state not read)"))));
+        return out;
+    }
+
+    private Outcome portsOutcome(Snapshot s, RuleContext ctx) {
         var ports = RdmaPorts.of(s);
         if (ports.isEmpty()) {
             return Outcome.waived(RdmaPorts.whyNone(s));
+        }
+        if (ports.get().isEmpty()) {
+            return Outcome.waived("no port of any RDMA device read: " + String.join("; ", Sections.rdma(s).map(r -> r.devices()
+                    .orElse(List.of())).orElse(List.of()).stream().map(d -> d.name() + ": " + d.ports().fold(l -> "no port listed", why -> why)).toList()));
         }
         List<RdmaPorts.Port> roce = ports.get().stream().filter(RdmaPorts.Port::roce).toList();
         if (roce.isEmpty()) {
