@@ -127,7 +127,7 @@ final class Recognisers {
     }
 
     private static Recognition ncclTests(Head h) {
-        if (h.startsWith('{')) {
+        if (h.startsWith('{') || NcclTestsJson.looksLikeJson(h.text())) {
             NcclTestsOutput j = NcclTestsJson.parse(h.text(), h.source());
             return new Recognition(InputKind.NCCL_TESTS, j, h.nonBlank(), 0, false, "its -J JSON (results, config)");
         }
