@@ -32,6 +32,11 @@ public final class NcclTestsJson {
     /** {@code %lf} of an infinite double: a bare {@code inf} or {@code -inf} where a value belongs. */
     private static final Pattern BARE_INF = Pattern.compile("(?<=[:,\\[])(-?inf)(?=[,}\\]])");
     private static final Pattern KEPT_ENV = Pattern.compile("(?:NCCL|CUDA|UCX|FI)_\\w*|LD_LIBRARY_PATH|LD_PRELOAD");
+    /**
+     * A device named as an AMD GPU: rccl-tests (since its nccl-tests 2.17 merge, src/common.cu's jsonOutputInit) writes
+     * this same -J file, and nccl-tests runs on CUDA devices only.
+     */
+    private static final Pattern AMD_GPU = Pattern.compile("\\] (?:AMD Instinct|AMD Radeon|Radeon)\\b");
     private static final String HINT = "give the file a *_perf binary wrote with -J FILE.json, unedited";
 
     private NcclTestsJson() {
@@ -134,7 +139,8 @@ public final class NcclTestsJson {
             }
         });
         return new NcclTestsOutput(testsVersion, headers, library, test, devices, false, rows, oob, oobOk, avg, avgOk, 0, skipped,
-                parameters.isValue() ? List.of(parameters.get()) : List.of(), command(root), List.of(), List.of(), errors, "nccl-tests");
+                parameters.isValue() ? List.of(parameters.get()) : List.of(), command(root), List.of(), List.of(), errors,
+                devices.stream().anyMatch(d -> AMD_GPU.matcher(d).find()) ? "rccl-tests" : "nccl-tests");
     }
 
     /** The run parameters the text prints in its "# nThread" line, from the file's config object. */

@@ -69,4 +69,14 @@ class RcclTestsReporterJsonTest {
         assertThatThrownBy(() -> NcclTestsJson.parse("[\n{\"numCycle\":1, \"name\":\"AllReduce\", \"inPlace\":0, \"busBw\n", "cut"))
                 .isInstanceOf(InputException.class).hasMessageContaining("without one readable result object");
     }
+
+    /** Synthetic: the -J file's shape (nccl-tests src/util.cu) with an AMD device: rccl-tests wrote it, not nccl-tests. */
+    @Test
+    void aDashJFileOfAnAmdGpuIsRcclTests() {
+        String j = "{\"version\":2,\"args\":[\"./build/all_reduce_perf\"],\"nccl_version\":22803,\"config\":{\"devices\":"
+                + "[{\"rank\":0,\"group\":0,\"pid\":1,\"hostname\":\"h\",\"device\":0,\"device_hex\":\"0000:05:00\","
+                + "\"device_info\":\"AMD Instinct MI300X\"}]},\"results\":[]}";
+        assertThat(NcclTestsJson.parse(j, "j").tool()).isEqualTo("rccl-tests");
+        assertThat(NcclTestsJson.parse(j.replace("AMD Instinct MI300X", "NVIDIA H100 80GB HBM3"), "j").tool()).isEqualTo("nccl-tests");
+    }
 }

@@ -87,7 +87,8 @@ public final class NoNvidiaGpu implements Rule {
      * Why a pasted listing cannot show the absence of a GPU, or null: an lspci listing pasted as text, without a host
      * bridge, whose functions are all of one vendor (`lspci -d 15b3:`, `lspci -vvv -d 15b3:`,
      * `lspci | grep Mellanox`, `lspci -vvv -s 21:00.0`) or all network controllers was filtered, so the GPUs may simply
-     * not have been asked for. An unfiltered lspci of a host lists its root complex too (00:00.0 Host bridge on x86, the
+     * not have been asked for (a part cut from a listing or a tree, such as a switch's blocks alone, shows no more). An
+     * unfiltered lspci of a host lists its root complex too (00:00.0 Host bridge on x86, the
      * root ports elsewhere), which a vendor or class filter on a NIC or an accelerator leaves out.
      */
     private static String filteredListing(Snapshot s, List<PciDevice> devices) {
@@ -110,7 +111,7 @@ public final class NoNvidiaGpu implements Rule {
         }
         return "not judged, because the listing shows only " + why + " (" + listed.size() + " PCI function"
                 + (listed.size() == 1 ? "" : "s") + ", no host bridge): a listing filtered by vendor, class or slot "
-                + "(`lspci -d 15b3:`, `lspci | grep Mellanox`) is no evidence that the node has no GPU; give the whole "
-                + "`lspci -vvvnn` or `lspci -tvnn`";
+                + "(`lspci -d 15b3:`, `lspci | grep Mellanox`) or cut to a part is no evidence that the node has no GPU; "
+                + "give the whole `lspci -vvvnn` or `lspci -tvnn`";
     }
 }
