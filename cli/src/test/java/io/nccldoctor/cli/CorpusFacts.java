@@ -76,8 +76,7 @@ final class CorpusFacts {
      */
     static final Map<String, String> REFUSED = Map.of(
             "corpus/nccl-topo-xml/nccl-graph-azure-ncv4-not-topology.xml", "it is NCCL's graph file",
-            "corpus/nvidia-smi-topo/nvidia-smi-topo-b200-rows-without-header.txt", "none of the kinds nccl-doctor reads was recognised",
-            "corpus/nccl-tests/rccl-tests-output-file-json-lines-cut.jsonl", "rccl-tests' --output_file");
+            "corpus/nvidia-smi-topo/nvidia-smi-topo-b200-rows-without-header.txt", "none of the kinds nccl-doctor reads was recognised");
 
     /** "file\tfact" → why the tool does not read it as written yet; shown as skipped, failed once it matches. */
     static final Map<String, String> KNOWN = known();
@@ -212,6 +211,8 @@ final class CorpusFacts {
         all.add(fact("perftest", "commandGpu", at("/commandLine/use_cuda"), Match.NUMBER));
         all.add(fact("perftest", "commandDmabuf", at("/commandLine/use_cuda_dmabuf"), Match.TEXT));
         all.add(fact("perftest", "gpuAddress", at("/gpuPciAddress"), Match.TEXT));
+        all.add(fact("perftest", "destMac", at("/header/Dest MAC"), Match.TEXT));
+        all.add(fact("perftest", "notUnderstood", d -> Optional.of("" + d.path("notUnderstood").size()), Match.NUMBER));
         // rdma: RdmaPaste with its evaluation
         all.add(fact("rdma", "kinds", d -> Optional.of(items(d.path("sections"), s -> s.path("kind").asText()).stream().distinct()
                 .collect(Collectors.joining(", "))), Match.WORDS));

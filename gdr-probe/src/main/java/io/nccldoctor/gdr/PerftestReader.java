@@ -94,6 +94,7 @@ final class PerftestReader {
     private final List<String> errors = new ArrayList<>();
     private final List<String> skipped = new ArrayList<>();
     private final PerftestCompletion completion = new PerftestCompletion();
+    private final PerftestRawEthernet raw = new PerftestRawEthernet();
     private int samples;
     private int titles;
     private boolean recognised;
@@ -181,6 +182,8 @@ final class PerftestReader {
             errors.add(PerftestOutput.meaning(s));
             recognised = true;
         } else if (gpuLine(s)) {
+            ownLines++;
+        } else if (raw.line(s, header)) {
             ownLines++;
         } else if (!headerField(s) && !known(s)) {
             skipped.add(source + ":" + number + ": " + s);

@@ -32,32 +32,33 @@ public final class NcclTestsJson {
     /** {@code %lf} of an infinite double: a bare {@code inf} or {@code -inf} where a value belongs. */
     private static final Pattern BARE_INF = Pattern.compile("(?<=[:,\\[])(-?inf)(?=[,}\\]])");
     private static final Pattern KEPT_ENV = Pattern.compile("(?:NCCL|CUDA|UCX|FI)_\\w*|LD_LIBRARY_PATH|LD_PRELOAD");
+    /**
+     * A device named as an AMD GPU: rccl-tests (since its nccl-tests 2.17 merge, src/common.cu's jsonOutputInit) writes
+     * this same -J file, and nccl-tests runs on CUDA devices only.
+     */
+    private static final Pattern AMD_GPU = Pattern.compile("\\] (?:AMD Instinct|AMD Radeon|Radeon)\\b");
     private static final String HINT = "give the file a *_perf binary wrote with -J FILE.json, unedited";
 
     private NcclTestsJson() {
     }
 
-    /** True when the first non-blank character is '{', as in every -J file and never in the text output. */
     /**
-     * Why a JSON text of another benchmark's writer is not read, or "": one object per line with "name", "inPlace" and
-     * "busBw" is rccl-tests' --output_file (ROCm/rccl-tests PR #93, 2024-10). The rccl-tests source this reader was
-     * checked against (develop at ae3e635, 2024-09-10) has no such writer, so its fields (is "time" in us, "#wrong" a
-     * string count, one line per placement?) cannot be confirmed from the source: the file is refused, not guessed at.
+     * Why a JSON text of another benchmark's writer is not read, or "". rccl-tests' --output_file JSON (its Reporter) is
+     * read, not refused: see {@link RcclTestsReporterJson}.
      */
     public static String otherFormat(String text) {
-        String first = text.strip().lines().findFirst().orElse("");
-        if (first.startsWith("{") && first.contains("\"inPlace\":") && first.contains("\"busBw\":") && first.contains("\"name\":")) {
-            return ": its lines look like rccl-tests' --output_file (one object per line with name, inPlace, busBw), a format "
-                    + "not confirmed from rccl-tests' source and so not read; give the text output of the same run";
-        }
         return "";
     }
 
+    /**
+     * True when the first non-blank character is '{', as in every -J file and never in the text output, or when the
+     * text is rccl-tests' --output_file JSON array ('[' on its own line).
+     */
     public static boolean looksLikeJson(String text) {
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
             if (c != '\uFEFF' && !Character.isWhitespace(c)) {
-                return c == '{';
+                return c == '{' || c == '[' && RcclTestsReporterJson.looksLike(text);
             }
         }
         return false;
@@ -70,6 +71,9 @@ public final class NcclTestsJson {
      * @throws InputException one line, when the text is not JSON or not nccl-tests' structure
      */
     public static NcclTestsOutput parse(String json, String source) {
+        if (RcclTestsReporterJson.looksLike(json.replace("\uFEFF", ""))) {
+            return RcclTestsReporterJson.parse(json.replace("\uFEFF", ""), source);
+        }
         JsonNode root = read(json, source);
         JsonNode results = root.get("results");
         JsonNode config = root.get("config");
@@ -135,7 +139,8 @@ public final class NcclTestsJson {
             }
         });
         return new NcclTestsOutput(testsVersion, headers, library, test, devices, false, rows, oob, oobOk, avg, avgOk, 0, skipped,
-                parameters.isValue() ? List.of(parameters.get()) : List.of(), command(root), List.of(), List.of(), errors, "nccl-tests");
+                parameters.isValue() ? List.of(parameters.get()) : List.of(), command(root), List.of(), List.of(), errors,
+                devices.stream().anyMatch(d -> AMD_GPU.matcher(d).find()) ? "rccl-tests" : "nccl-tests");
     }
 
     /** The run parameters the text prints in its "# nThread" line, from the file's config object. */

@@ -190,14 +190,6 @@ class NcclTestsSeveralRunsTest {
         assertThat(read("nccl-tests-rtx5090-alltoall-1rank-binary-names-test.txt").test().get()).isEqualTo("alltoall_perf");
     }
 
-    /** ROCm/rccl-tests PR #93: --output_file's JSON lines, a format the checked source does not have: refused with why. */
-    @Test
-    void rcclTestsOutputFileIsRefusedWithTheReason() throws IOException {
-        String json = Files.readString(CORPUS.resolve("rccl-tests-output-file-json-lines-cut.jsonl"), StandardCharsets.UTF_8);
-        assertThatThrownBy(() -> NcclTestsJson.parse(json, "x")).isInstanceOf(InputException.class)
-                .hasMessageContaining("rccl-tests' --output_file").hasMessageContaining("not confirmed from rccl-tests' source");
-    }
-
     @Test
     void aTextWithoutOutputIsStillRefused() {
         assertThatThrownBy(() -> NcclTestsOutput.parse(List.of("====== 1-node ======"), "x")).isInstanceOf(InputException.class);

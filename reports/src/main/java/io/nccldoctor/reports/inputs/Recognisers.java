@@ -127,9 +127,10 @@ final class Recognisers {
     }
 
     private static Recognition ncclTests(Head h) {
-        if (h.startsWith('{')) {
+        if (h.startsWith('{') || NcclTestsJson.looksLikeJson(h.text())) {
             NcclTestsOutput j = NcclTestsJson.parse(h.text(), h.source());
-            return new Recognition(InputKind.NCCL_TESTS, j, h.nonBlank(), 0, false, "its -J JSON (results, config)");
+            return new Recognition(InputKind.NCCL_TESTS, j, h.nonBlank(), 0, false, j.tool().equals("rccl-tests")
+                    ? "its rccl-tests --output_file JSON (name, inPlace, busBw)" : "its -J JSON (results, config)");
         }
         NcclTestsOutput o = NcclTestsOutput.parse(h.lines(), h.source());
         int unread = o.notUnderstood().size();

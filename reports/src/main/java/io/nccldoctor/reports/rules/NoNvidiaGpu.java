@@ -11,6 +11,9 @@ import io.nccldoctor.reports.RuleInfo;
 import io.nccldoctor.reports.Severity;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /** No NVIDIA GPU on the PCI bus: a warning on a node of unknown shape, an error when GPUs were expected. */
 public final class NoNvidiaGpu implements Rule {
@@ -43,6 +46,10 @@ public final class NoNvidiaGpu implements Rule {
         if (unknown != null) {
             return Outcome.waived(unknown);
         }
+        String filtered = filteredListing(s, devices.get());
+        if (filtered != null) {
+            return Outcome.waived(filtered);
+        }
         List<String> evidence = new ArrayList<>();
         evidence.add(devices.get().size() + " PCI functions, none with vendor 10de and class 03xx");
         List<PciDevice> displays = NodeFacts.ofKind(devices.get(), DeviceKind.DISPLAY);
@@ -74,5 +81,37 @@ public final class NoNvidiaGpu implements Rule {
         return unknown.size() + " of " + devices.size() + " PCI functions have no vendor id in the input (first "
                 + unknown.get(0).address() + "; `lspci -t` without -v prints addresses only): any of them may be the GPU; "
                 + "give `lspci -tvnn` or `lspci -vvvnn`";
+    }
+
+    /**
+     * Why a pasted listing cannot show the absence of a GPU, or null: an lspci listing pasted as text, without a host
+     * bridge, whose functions are all of one vendor (`lspci -d 15b3:`, `lspci -vvv -d 15b3:`,
+     * `lspci | grep Mellanox`, `lspci -vvv -s 21:00.0`) or all network controllers was filtered, so the GPUs may simply
+     * not have been asked for (a part cut from a listing or a tree, such as a switch's blocks alone, shows no more). An
+     * unfiltered lspci of a host lists its root complex too (00:00.0 Host bridge on x86, the
+     * root ports elsewhere), which a vendor or class filter on a NIC or an accelerator leaves out.
+     */
+    private static String filteredListing(Snapshot s, List<PciDevice> devices) {
+        // pasted lspci text is imported as "lspci text FILE" (ReportInput, TopoSources); a probe lists all of sysfs
+        boolean pasted = s.source().startsWith("lspci text ");
+        if (!pasted || devices.stream().anyMatch(d -> d.kind() == DeviceKind.HOST_BRIDGE)) {
+            return null;
+        }
+        // `lspci -PP` names the bridges of each path by address only: they are the path, not what was listed
+        List<PciDevice> listed = devices.stream().filter(d -> PciIds.vendorKnown(d.vendorId()) || d.kind() != DeviceKind.BRIDGE).toList();
+        Set<String> vendors = listed.stream().map(PciDevice::vendorId).collect(Collectors.toCollection(TreeSet::new));
+        String why;
+        if (vendors.size() == 1 && PciIds.vendorKnown(vendors.iterator().next())) {
+            String id = vendors.iterator().next();
+            why = PciIds.vendorName(id).map(n -> n + " (" + id + ")").orElse("vendor " + id) + " devices";
+        } else if (!listed.isEmpty() && listed.stream().allMatch(d -> d.kind() == DeviceKind.NIC)) {
+            why = "network controllers";
+        } else {
+            return null;
+        }
+        return "not judged, because the listing shows only " + why + " (" + listed.size() + " PCI function"
+                + (listed.size() == 1 ? "" : "s") + ", no host bridge): a listing filtered by vendor, class or slot "
+                + "(`lspci -d 15b3:`, `lspci | grep Mellanox`) or cut to a part is no evidence that the node has no GPU; "
+                + "give the whole `lspci -vvvnn` or `lspci -tvnn`";
     }
 }
