@@ -35,7 +35,7 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "--out_json file); nccl-tests (nccl-tests or rccl-tests, every table layout since 2.11, mpirun/srun prefixes and log "
                 + "collectors' timestamps, interleaved NCCL INFO lines, footers; or the -J JSON file); nccl-log (NCCL_DEBUG=INFO output, streamed: versions, network, transports, GDR "
                 + "decisions decoded per version, warnings, IB completion errors, watchdog timeouts); rdma (pasted RDMA state: "
-                + "ibv_devinfo with or without -v, ibstat, ibstatus, show_gids, ibdev2netdev, rdma link and rdma dev, ls -l "
+                + "ibv_devinfo with or without -v, ibv_devices, ibstat, ibstatus, show_gids, ibdev2netdev, rdma link and rdma dev, ls -l "
                 + "/sys/class/infiniband, sysfs files printed with their paths, show_counters, mlnx_qos -i IFACE, ethtool -S IFACE, "
                 + "ethtool -i IFACE, mlxfwmanager, ibportstate; "
                 + "several one after another, with prompts and command lines between them: each recognised by its shape, read into "
