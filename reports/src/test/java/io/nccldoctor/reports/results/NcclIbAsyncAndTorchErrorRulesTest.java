@@ -12,8 +12,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * InfiniBand async events judged by what NCCL does with them (fatal: an error; a port going down: a warning), and
- * PyTorch's DistBackendError judged as a failed NCCL call, on the real pastes of corpus/nccl-log (README.md names each).
+ * InfiniBand async events judged by what NCCL does with them (fatal: an error; a port going down: a warning),
+ * PyTorch's DistBackendError judged as a failed NCCL call, and libfabric's own warnings judged apart from NCCL's, on the
+ * real pastes of corpus/nccl-log (README.md names each).
  */
 class NcclIbAsyncAndTorchErrorRulesTest {
 
@@ -86,5 +87,19 @@ class NcclIbAsyncAndTorchErrorRulesTest {
     void aRemoteErrorIsAFailedCallWithCodeSix() {
         Report r = judge("nccl-log-torch-distbackenderror-2.21.5-remote-error-nccl2076.txt");
         assertThat(r.findings()).singleElement().satisfies(f -> assertThat(f.title()).contains("ncclRemoteError (remote error), NCCL 2.21.5"));
+    }
+
+    @Test
+    void anEmptyEfaProviderListIsALibfabricWarning() {
+        Report r = judge("nccl-log-ofi-libfabric-efa-getinfo-empty-list-cloudwatch.txt");
+        Finding f = finding(r, "LIBFABRIC_WARN");
+        assertThat(f.title()).isEqualTo("1 libfabric warning: core fi_getinfo: provider efa output empty list");
+        assertThat(f.evidence()).contains("core fi_getinfo_: fi_getinfo: provider efa output empty list, 1 line");
+    }
+
+    @Test
+    void thePluginTurningLibfabricSharedMemoryOffRaisesNothing() {
+        Report r = judge("nccl-log-ofi-libfabric-efa-shm-permitted-warn-cloudwatch.txt");
+        assertThat(codes(r)).doesNotContain("LIBFABRIC_WARN");
     }
 }
