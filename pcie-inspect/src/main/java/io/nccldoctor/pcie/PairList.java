@@ -38,6 +38,11 @@ final class PairList extends AbstractList<Topology.Pair> implements RandomAccess
         }
     }
 
+    /** The tree the pairs are read from, for what a pair's own fields do not carry (a bound on an unknown path). */
+    PciTree tree() {
+        return tree;
+    }
+
     int index(String label) {
         Integer i = index.get(label);
         if (i == null) {

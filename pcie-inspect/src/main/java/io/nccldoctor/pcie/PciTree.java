@@ -221,6 +221,30 @@ public final class PciTree {
 
     private static final Fact<Boolean> SHOWN = Fact.of(true);
 
+    /**
+     * The nearest path a pair that {@link #shown} leaves unknown can still have, when the text bounds it: below two
+     * different root buses of a tree that prints no NUMA node, the two meet at one CPU (NODE, NCCL's PHB) or across
+     * two (SYS), never below a switch or port, so NODE is the bound; NCCL types any path through a CPU as PATH_PHB at
+     * least (src/graph/paths.cc@v2.30.7-1 L89-90, "Consider a path going through the CPU as PATH_PHB", a path's type
+     * being the largest of its links'). Empty for a shown pair and for a snippet's unseen top (they may share a switch).
+     */
+    public Optional<SmiPath> atLeast(String a, String b) {
+        if (shown(a, b).isValue() || SyntheticPaths.UNSEEN_ROOT.equals(root(a)) || SyntheticPaths.UNSEEN_ROOT.equals(root(b))) {
+            return Optional.empty();
+        }
+        String ra = root(a);
+        return ra != null && root(b) != null && !ra.equals(root(b)) ? Optional.of(SmiPath.NODE) : Optional.empty();
+    }
+
+    /**
+     * True when an NVIDIA function (vendor 10de) is a bridge above the device: a GPU attached to a Grace CPU hangs from
+     * ports that may be NVIDIA's, and NCCL gives its path to a NIC behind that CPU P2C (PHB over C2C,
+     * src/graph/paths.cc@v2.30.7-1 L206), nearer than PHB, which a PCI tree cannot show.
+     */
+    public boolean belowNvidiaBridge(String address) {
+        return bridges(address).stream().map(byAddress::get).anyMatch(d -> d != null && d.vendorId().equals("10de"));
+    }
+
     /** How many switches the path from a to b crosses when they share one; empty when it goes through the CPU. */
     public Optional<Integer> switchHops(String a, String b) {
         int hops = hops(a, b);

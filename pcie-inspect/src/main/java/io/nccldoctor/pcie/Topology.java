@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The GPU/NIC view of a PCI tree: every GPU and NIC with a label (GPU0…, NIC0…), and every pair's path in
@@ -99,11 +100,46 @@ public record Topology(String ncclVersion, String ncclVersionSource, List<Endpoi
             return new GdrVerdict(Fact.absent(differ), false, differ, "nets differ in gdr");
         }
         if (!p.shown().isValue()) {
-            return new GdrVerdict(Fact.absent(p.shown().reason()), false, p.shown().reason(), "path not in the text");
+            return unknownPath(p, gpu, level, threshold);
         }
         boolean on = p.ncclNumber() <= threshold;
         String distance = p.ncclPath() + " (" + p.ncclNumber() + ")" + (on ? " <= " : " > ") + level + " (" + threshold + ")";
         return new GdrVerdict(Fact.of(on), false, distance, distance);
+    }
+
+    /**
+     * The verdict for a pair whose path the text does not show. Where the text bounds it ({@link PciTree#atLeast}: two
+     * root buses of a tree without NUMA nodes, PHB or SYS) the bound decides when it is past the threshold (off
+     * whichever the type: NCCL's default PXB or P2C) or SYS is within it (on whichever); a threshold of PHB needs the
+     * exact type. A GPU below an NVIDIA bridge may reach the NIC over a Grace CPU's C2C link (P2C), so it gets no bound.
+     */
+    private GdrVerdict unknownPath(Pair p, Endpoint gpu, String level, int threshold) {
+        String why = p.shown().reason();
+        PciTree tree = pairs instanceof PairList l ? l.tree() : null;
+        Endpoint nic = endpoint(p.a().equals(gpu.label()) ? p.b() : p.a());
+        var floor = tree == null ? Optional.<SmiPath>empty() : tree.atLeast(gpu.address(), nic.address());
+        if (floor.isEmpty() || tree.belowNvidiaBridge(gpu.address())) {
+            String grace = floor.isEmpty() ? "" : "; " + gpu.address() + " is below an NVIDIA bridge, so it may reach the NIC "
+                    + "through a Grace CPU's C2C link (P2C), which the tree cannot show";
+            return new GdrVerdict(Fact.absent(why + grace), false, why + grace, "path not in the text");
+        }
+        String low = NcclPathTypes.ofSmi(floor.get());
+        int lo = NcclPathTypes.number(low, ncclVersion);
+        int sys = NcclPathTypes.number("SYS", ncclVersion);
+        String bound = "at least " + low + " (" + lo + ")";
+        if (lo > threshold) {
+            String cause = bound + " > " + level + " (" + threshold + ")";
+            return new GdrVerdict(Fact.of(false), false, why + ": the exact type is unknown, but " + cause + " turns it off "
+                    + "whichever it is", cause);
+        }
+        if (sys <= threshold) {
+            String cause = low + " (" + lo + ") or SYS (" + sys + ") <= " + level + " (" + threshold + ")";
+            return new GdrVerdict(Fact.of(true), false, why + ": the exact type is unknown, but " + cause + " lets it through "
+                    + "whichever it is", cause);
+        }
+        String undecided = why + ": " + bound + " is within " + level + " (" + threshold + ") and SYS (" + sys
+                + ") is not, so only the exact type decides";
+        return new GdrVerdict(Fact.absent(undecided), false, undecided, bound + ", exact type not in the text");
     }
 
     /** The NIC functions that are matrix endpoints (see {@link #of}). */

@@ -259,6 +259,7 @@ public final class TopoText {
         Topology.GdrVerdict v = t.gdr(p, level, threshold);
         if (!p.shown().isValue()) {
             return path + (v.byAttribute() ? pad("GDR off", 8) + "(" + v.cause() + " in the file: off whatever the distance)"
+                    : v.on().isValue() ? pad(v.on().get() ? "GDR on" : "GDR off", 8) + "(" + v.cause() + ": the exact type is not in the text)"
                     : pad("GDR ?", 8) + "not checked, because " + v.why());
         }
         String gdr = v.on().fold(on -> on ? "GDR on" : "GDR off", why -> "GDR ?");

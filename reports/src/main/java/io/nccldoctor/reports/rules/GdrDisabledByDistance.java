@@ -24,7 +24,9 @@ import java.util.Map;
  * nccl-internals §4.2), so its network traffic is staged through host memory. The field report's "GPU Direct RDMA
  * Disabled (distance 8 > 5)". Judged as ncclTopoCheckGdr decides (src/graph/paths.cc@v2.30.7-1 L485-486 before L511):
  * a topology file's gdr="0" on the NIC's nets or the GPU turns GDR off before the distance counts, so such a pair is
- * not a distance finding and no NCCL_NET_GDR_LEVEL would help; a pair whose path the text does not show is not judged.
+ * not a distance finding and no NCCL_NET_GDR_LEVEL would help; a pair whose path the text does not show is not judged,
+ * unless the text bounds it: below two root buses of a tree without NUMA nodes it is PHB or SYS, at least PHB, which
+ * decides against a threshold below PHB (the finding says the exact type is unknown) but not against PHB itself.
  */
 public final class GdrDisabledByDistance implements Rule {
 
@@ -78,7 +80,7 @@ public final class GdrDisabledByDistance implements Rule {
         for (GpuNicPaths.Nearest n : nearest) {
             Topology.Pair p = distanceDecides(t, n, level, notJudged);
             if (p != null) {
-                findings.add(finding(t, n.gpu(), p, level));
+                findings.add(p.shown().isValue() ? finding(t, n.gpu(), p, level) : boundFinding(t, n, p, level));
             }
         }
         if (!findings.isEmpty()) {
@@ -130,6 +132,29 @@ public final class GdrDisabledByDistance implements Rule {
                         "NCCL will log: GPU Direct RDMA Disabled ... (distance " + p.ncclNumber() + " > " + threshold + ") = "
                                 + NcclPathTypes.decodeDistance(p.ncclNumber(), threshold, v),
                         "NCCL_NET_GDR_LEVEL=" + p.ncclPath() + " would enable it for this pair"));
+    }
+
+    /**
+     * A GPU whose every nearest-NIC candidate is below another root bus of a tree without NUMA nodes: each path is PHB
+     * (one CPU) or SYS (two), which the text cannot tell, but the lower bound PHB alone is past the threshold
+     * ({@link Topology#gdr}), so GPUDirect RDMA is off whichever NIC is nearest and whichever the type.
+     */
+    private Finding boundFinding(Topology t, GpuNicPaths.Nearest n, Topology.Pair p, GdrLevel level) {
+        String v = t.ncclVersion();
+        Topology.Endpoint gpu = n.gpu();
+        List<String> nics = n.pairs().stream().map(x -> GpuNicPaths.other(x, gpu.label())).toList();
+        String which = nics.size() == 1 ? "its nearest NIC " + nics.get(0) + " (" + t.endpoint(nics.get(0)).name() + ")"
+                : "each of " + String.join(", ", nics) + " (which is nearest is not known)";
+        int phb = NcclPathTypes.number("PHB", v);
+        int sys = NcclPathTypes.number("SYS", v);
+        return finding(gpu.label() + "-" + nics.get(0), gpu.label() + " " + gpu.address() + " reaches " + which
+                + " through at least PHB (the exact type is not in the text): GPUDirect RDMA off by default",
+                List.of("path type unknown, at least PHB: " + p.shown().reason(),
+                        "PATH_PHB = " + phb + ", PATH_SYS = " + sys + " in NCCL " + v + " (" + t.ncclVersionSource() + ")",
+                        "threshold " + level.name() + " = " + level.number() + ": " + level.source(),
+                        "ncclTopoCheckGdr: distance " + phb + " or " + sys + " > " + level.number() + ": disabled either way",
+                        "NCCL_NET_GDR_LEVEL=SYS would enable it whichever the type; PHB only if the two share a NUMA node, "
+                                + "which `lspci -vv` (NUMA node lines) or nvidia-smi topo -m (NODE or SYS) tells"));
     }
 
     /**

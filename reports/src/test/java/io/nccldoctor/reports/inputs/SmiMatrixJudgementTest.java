@@ -36,8 +36,10 @@ class SmiMatrixJudgementTest {
                 .noneSatisfy(f -> assertThat(f.subject()).startsWith("GPU4"));
         assertThat(e.notChecked()).anySatisfy(n -> {
             assertThat(n.code()).isEqualTo("GDR_DISABLED_BY_DISTANCE");
-            assertThat(n.reason()).startsWith("not judged from nvidia-smi topo -mp: GPU4 (no cell for NIC7 … NIC13 (7 NICs); the cells "
-                    + "there reach SYS at best), GPU5 (no cell for NIC0 … NIC13 (14 NICs))").contains("GPU7").doesNotContain("GPU0");
+            assertThat(n.reason()).startsWith("not judged from nvidia-smi topo -mp: GPU4 (the GPU row lacks 7 NIC cells (cut short or "
+                    + "unreadable); no NIC row holds them either; no cell for NIC7 … NIC13 (7 NICs); the cells read reach SYS at best), "
+                    + "GPU5 … GPU7 (3 GPUs) (the GPU row is not in the text; no NIC row holds them either; no cell for NIC0 … NIC13 "
+                    + "(14 NICs))").doesNotContain("GPU0");
         });
         assertThat(e.passed()).doesNotContain("GDR_DISABLED_BY_DISTANCE");
     }
