@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
 final class EthtoolLinkReader implements SectionReader {
 
     static final Pattern OPENS = Pattern.compile("^Settings for ([\\w.:@-]+):\\s*$");
-    private static final Pattern KEY_VALUE = Pattern.compile("^\\s+([A-Za-z][\\w -]*?):\\s*(.*?)\\s*$");
+    /** "\tSpeed: 1000Mb/s"; also without the tab, as some pastes lose it. */
+    private static final Pattern KEY_VALUE = Pattern.compile("^\\s*([A-Za-z][\\w -]*?):\\s*(.*?)\\s*$");
     private static final Pattern SPEED = Pattern.compile("^(\\d+)Mb/s$");
     private static final Pattern UNKNOWN = Pattern.compile("^Unknown!(?: \\(-?\\d+\\))?$");
     /** ethtool's perror lines for a setting the kernel refused ("Cannot get link status: Invalid argument"). */
@@ -50,7 +51,12 @@ final class EthtoolLinkReader implements SectionReader {
         Matcher open = OPENS.matcher(line);
         if (open.matches()) {
             netdev = facts.netdev(open.group(1));
-            netdev.settingsAt = at;
+            if (netdev.settingsAt == null) {
+                netdev.settingsAt = at;
+            } else {
+                facts.notes.add("ethtool " + open.group(1) + " printed again (" + at + ") after " + netdev.settingsAt + ": another "
+                        + "host's output or a later reading; a value that differs is noted and the first kept");
+            }
             continues = false;
             return Verdict.FACT;
         }

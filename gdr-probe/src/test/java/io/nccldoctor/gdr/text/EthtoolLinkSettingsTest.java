@@ -50,6 +50,20 @@ class EthtoolLinkSettingsTest {
         assertThat(p.lines().known()).isGreaterThanOrEqualTo(15);
     }
 
+    /** openucx/ucx#10430: two nodes' `ethtool bond0`, each in its own fence; the second is said, not merged silently. */
+    @Test
+    void aBondPrintedByTwoNodesIsReadOnceAndTheSecondSaid() throws IOException {
+        RdmaPaste p = RealPasteShapesTest.read("ethtool-bond0-roce-lag-two-nodes-200g.txt");
+        assertThat(p.notUnderstood()).isEmpty();
+        assertThat(p.linkSettings()).singleElement().satisfies(l -> {
+            assertThat(l.speedMbps().get()).isEqualTo(200000);
+            assertThat(l.port().get()).isEqualTo("Other");
+            assertThat(l.line()).isEqualTo(3);
+        });
+        assertThat(p.notes()).anyMatch(n -> n.startsWith("ethtool bond0 printed again (ethtool, line 24) after ethtool, line 3"));
+        assertThat(p.notes()).noneMatch(n -> n.contains("but") && n.contains("bond0"));
+    }
+
     /** ethtool.c prints "Unknown!" for speed 0 or SPEED_UNKNOWN, with the raw value in older versions. */
     @Test
     void anUnknownSpeedIsAnErrorWithItsLineNotAZero() {
@@ -61,6 +75,10 @@ class EthtoolLinkSettingsTest {
         assertThat(l.duplex().get()).isEqualTo("Unknown! (255)");
         assertThat(l.linkDetected().get()).isFalse();
         assertThat(parse(ethtool("ens1f0", "Speed: fast")).notUnderstood()).extracting(RdmaPaste.Unread::text).containsExactly("\tSpeed: fast");
+        // a paste that lost the tabs
+        RdmaPaste flat = parse(List.of("Settings for eth1:", "Speed: 100Mb/s", "Link detected: yes", "Wake-on: d", "Colour: blue"));
+        assertThat(flat.linkSettings().get(0).speedMbps().get()).isEqualTo(100);
+        assertThat(flat.notUnderstood()).extracting(RdmaPaste.Unread::text).containsExactly("Colour: blue");
     }
 
     /** A RoCE port is DOWN unless its net device has carrier: "Link detected: no" makes it DOWN when no tool printed its state. */
@@ -98,6 +116,16 @@ class EthtoolLinkSettingsTest {
                 + "(ethtool, line 11), below the port's active rate"));
         lines.set(lines.size() - 2, "\tSpeed: 100000Mb/s");
         assertThat(parse(lines).notes()).noneMatch(n -> n.contains("below the port's active rate"));
+    }
+
+    /** show_gids walks only the devices its command line names: its n_gids_found=0 says which. */
+    @Test
+    void showGidsNamingADeviceSaysWhichDeviceHasNoGid() {
+        RdmaPaste p = parse(List.of("$ show_gids mlx5_1", "DEV\tPORT\tINDEX\tGID\t\t\t\t\tIPv4  \t\tVER\tDEV",
+                "---\t----\t-----\t---\t\t\t\t\t------------  \t---\t---", "n_gids_found=0"));
+        assertThat(p.notes()).anyMatch(n -> n.startsWith("show_gids mlx5_1 found no GID on any port of mlx5_1 (n_gids_found=0, "
+                + "show_gids, line 4): none of its ports has a GID"));
+        assertThat(p.notes()).noneMatch(n -> n.contains("any device"));
     }
 
     private static List<String> ethtool(String netdev, String... settings) {
