@@ -32,8 +32,9 @@ final class PasteFacts {
     private final List<Integer> unopened = new ArrayList<>();
     /** Set when a tool said there is no RDMA device ("No IB devices found"). */
     private Slot.Line noDevices;
-    /** Set when show_gids listed no GID at all ("n_gids_found=0"). */
+    /** Set when show_gids listed no GID at all ("n_gids_found=0"), with what it says. */
     private Slot.Line noGids;
+    private String noGidsText;
     /** show_gids listings whose count line matched their rows: the devices whose whole GID tables they show. */
     private final List<GidListing> gidListings = new ArrayList<>();
     /** ibv_devices headers by line, each with the devices of its rows. */
@@ -174,6 +175,46 @@ final class PasteFacts {
         }
     }
 
+    /**
+     * Ties each `ethtool IFACE` output to the RDMA port the input maps the interface to, and judges what it shows
+     * with the port rules' facts. "Link detected" is the kernel's ETHTOOL_GLINK answer, netif_running && the driver's
+     * get_link (net/ethtool/ioctl.c ethtool_get_link; the carrier for drivers whose get_link is ethtool_op_get_link). A
+     * RoCE port is ACTIVE only when its net device is running with carrier (drivers/infiniband/hw/mlx5/main.c
+     * mlx5_query_port_roce: DOWN unless netif_running && netif_carrier_ok; erdma and ionic alike), so "Link detected:
+     * no" on the net device of an Ethernet port whose state no tool printed is that port DOWN, which
+     * RDMA_PORT_NOT_ACTIVE judges. Its physical state is left unread: mlx5 reports Disabled, ionic Polling while the
+     * device is up. Call once, before {@link #rdma()}.
+     */
+    void judgeLinkSettings() {
+        for (NetdevFacts n : netdevs.values()) {
+            if (n.settingsAt == null) {
+                continue;
+            }
+            Map<PortFacts, DeviceFacts> ports = new LinkedHashMap<>();
+            devices.values().forEach(d -> d.ports.values().stream().filter(p -> p.netdevs.contains(n.name)).forEach(p -> ports.put(p, d)));
+            String read = "ethtool " + n.name + " (" + n.settingsAt + "): speed " + n.speedMbps.fact(NOT_IN_INPUT).map(v -> v + " Mb/s")
+                    .describe() + ", duplex " + n.duplex.fact(NOT_IN_INPUT).describe() + ", port " + n.portType.fact(NOT_IN_INPUT)
+                    .describe() + ", link detected " + n.carrier.fact(NOT_IN_INPUT).map(v -> v ? "yes" : "no").describe()
+                    + (n.refused.isEmpty() ? "" : "; refused: " + String.join("; ", n.refused));
+            if (ports.isEmpty()) {
+                notes.add(read + "; the input maps " + n.name + " to no RDMA device (ibdev2netdev, rdma link or show_gids would), "
+                        + "so nothing is judged from it");
+                continue;
+            }
+            n.rdmaPort = String.join(", ", ports.keySet().stream().map(p -> p.label).toList());
+            notes.add(read + "; the net device of " + n.rdmaPort);
+            ports.forEach((p, d) -> p.judge(n, p.ethernet(d.protocol), notes));
+        }
+    }
+
+    List<RdmaPaste.LinkSettings> linkSettings() {
+        return netdevs.values().stream().filter(n -> n.settingsAt != null).map(n -> new RdmaPaste.LinkSettings(n.name,
+                n.settingsAt.number(), n.speedMbps.fact(NOT_IN_INPUT), n.duplex.fact(NOT_IN_INPUT), n.portType.fact(NOT_IN_INPUT),
+                n.carrier.fact(n.refused.isEmpty() ? NOT_IN_INPUT : NOT_IN_INPUT + " (" + String.join("; ", n.refused) + ")"),
+                n.rdmaPort == null ? Fact.absent("the input maps the interface to no RDMA port") : Fact.of(n.rdmaPort),
+                n.refused)).toList();
+    }
+
     List<RdmaPaste.DriverInfo> driverInfos() {
         String empty = "printed empty, or not in the input";
         return drivers.stream().map(d -> new RdmaPaste.DriverInfo(d.netdev, d.from.number(), d.driver.fact(empty), d.firmware.fact(empty),
@@ -188,10 +229,20 @@ final class PasteFacts {
         noDevices = at;
     }
 
-    void noGids(Slot.Line at) {
+    /**
+     * @param named the devices show_gids' command line named: empty for every device it could see, null when the input
+     *              shows no command line for it
+     */
+    void noGids(Slot.Line at, Set<String> named) {
         noGids = at;
-        notes.add("show_gids found no GID on any port of any device (n_gids_found=0, " + at + "): no RDMA device is visible "
-                + "there, or none of its ports has a GID; RDMA (RoCE or InfiniBand) cannot connect without one");
+        String covered = named == null ? "show_gids found no GID on any port of the devices it walked (the input shows no "
+                + "command line, so not which)" : named.isEmpty() ? "show_gids, run without a device argument, found no GID on any "
+                + "port of any device it could see" : "show_gids " + String.join(" ", named) + " found no GID on any port of "
+                + String.join(", ", named);
+        noGidsText = covered + " (n_gids_found=0, " + at + "): " + (named != null && !named.isEmpty() ? "" : "no RDMA device is "
+                + "visible there, or ") + "none of " + (named != null && named.size() == 1 ? "its" : "their") + " ports has a GID; "
+                + "RDMA (RoCE or InfiniBand) cannot connect without one";
+        notes.add(noGidsText);
     }
 
     /** A show_gids listing whose n_gids_found matched its rows: every GID of the devices it covers is in it. */
@@ -276,9 +327,8 @@ final class PasteFacts {
         List<RdmaDevices.Netdev> others = netdevs.values().stream().filter(n -> !tied.contains(n.name) && n.statesSomething())
                 .map(NetdevFacts::build).toList();
         if (list.isEmpty() && noDevices == null) {
-            return new RdmaDevices(Fact.absent(noGids == null ? "the input names no RDMA device" : "show_gids found no GID on "
-                    + "any port (n_gids_found=0, " + noGids + "): no RDMA device is visible there, or none of its ports has a "
-                    + "GID, and RDMA cannot connect without one; the input names no device"), others);
+            return new RdmaDevices(Fact.absent(noGids == null ? "the input names no RDMA device" : noGidsText
+                    + "; the input names no device otherwise"), others);
         }
         return new RdmaDevices(Fact.of(list), others);
     }
@@ -507,6 +557,50 @@ final class PasteFacts {
             return Fact.of(List.of());
         }
 
+        /**
+         * What the port's net device's `ethtool IFACE` shows against the port: its link, its speed against the
+         * port's active rate. The port's state is taken from "Link detected: no" only on an Ethernet port whose state
+         * no tool printed; an InfiniBand port's IPoIB carrier also drops with the port ACTIVE (no multicast join).
+         */
+        void judge(NetdevFacts n, boolean ethernet, List<String> notes) {
+            String what = n.name + " (" + n.settingsAt + ")";
+            if (n.carrier.isSet() && !n.carrier.value()) {
+                if (state.isSet()) {
+                    if (state.value().equals("ACTIVE")) {
+                        notes.add(label + " is ACTIVE (" + state.from() + ") but its net device " + what + " has no link detected ("
+                                + n.carrier.from() + "): the outputs were taken at different times, or the link flaps");
+                    }
+                } else if (ethernet) {
+                    state.set("DOWN", n.carrier.from(), notes);
+                    notes.add(label + " state DOWN, from its net device " + what + ": \"Link detected: no\" (" + n.carrier.from()
+                            + "); a RoCE port is DOWN unless its net device is up with carrier (mlx5_query_port_roce), and no "
+                            + "tool in the input printed the port's state");
+                } else {
+                    notes.add(label + ": its net device " + what + " has no link detected (" + n.carrier.from() + "); the port's "
+                            + "state and link layer are not in the input, so the port rules do not judge it from that");
+                }
+            }
+            if (n.speedMbps.isSet() && gbps.isSet() && n.speedMbps.value() / 1000.0 < gbps.value()) {
+                notes.add(label + ": its net device " + what + " runs at " + n.speedMbps.value() + " Mb/s (" + n.speedMbps.from()
+                        + "), below the port's active rate " + rate.fact(NOT_IN_INPUT).describe() + " (" + gbps.value() + " Gb/s, "
+                        + gbps.from() + "): RoCE traffic leaves at the Ethernet speed; the two outputs were taken at different "
+                        + "times, or the RDMA driver reports a rate the Ethernet link does not have");
+            }
+        }
+
+        /**
+         * Whether the input shows the port is Ethernet (RoCE or iWARP): a tool printed the link layer, or the device's
+         * protocol is roce, or the port has a RoCE v2 GID, or rdma link printed it without InfiniBand's lid and sm_lid
+         * (the inferences {@link #linkLayerFrom}, {@link #linkLayerFromRdmaLink} and {@link #build} make later).
+         */
+        boolean ethernet(Slot<String> protocol) {
+            if (linkLayer.isSet()) {
+                return linkLayer.value().equals("Ethernet");
+            }
+            return (protocol.isSet() && protocol.value().equals("roce")) || (rdmaLinkPlain != null && rdmaLinkIb == null)
+                    || gids.values().stream().anyMatch(g -> "RoCE v2".equals(g.type.value()));
+        }
+
         /** "mlx5_0 port 1 (rdma link, line 13)". */
         String inferredFrom() {
             return label + " (" + linkLayer.from() + ")";
@@ -559,11 +653,24 @@ final class PasteFacts {
         Map<String, Long> ethtool;
         /** The first `ip addr` inet line of this device, or null: addresses are printed there but not read. */
         Slot.Line ipv4Printed;
+        /** `ethtool IFACE`: its "Settings for" line (null when none), and what it printed. */
+        Slot.Line settingsAt;
+        final Slot<Integer> speedMbps;
+        final Slot<String> duplex;
+        final Slot<String> portType;
+        final Slot<Boolean> carrier;
+        final List<String> refused = new ArrayList<>();
+        /** The RDMA port the input maps this net device to ("mlx5_0 port 1"), set by {@link #judgeLinkSettings}. */
+        String rdmaPort;
 
         NetdevFacts(String name) {
             this.name = name;
             mtu = new Slot<>(name + " MTU");
             link = new Slot<>(name + " link");
+            speedMbps = new Slot<>(name + " speed in Mb/s");
+            duplex = new Slot<>(name + " duplex");
+            portType = new Slot<>(name + " port type");
+            carrier = new Slot<>(name + " link detected");
         }
 
         RdmaDevices.Netdev build() {

@@ -31,11 +31,13 @@ import java.util.Set;
  *                      peer's), not this host's RDMA devices, so kept apart from {@code rdma} and not judged by its rules
  * @param withoutGid    devices a complete show_gids listing covers with no GID on any port, none of whose ports the input
  *                      gives otherwise: device → where the listing is ("show_gids, line 4")
+ * @param linkSettings  plain `ethtool IFACE` outputs: a net device's speed, duplex, port type and link detected
  */
 public record RdmaPaste(String source, List<Section> sections, RdmaDevices rdma, List<CounterSnapshot.Port> counters,
                         List<CounterSnapshot.Netdev> otherEthtool, Lines lines, List<Unread> notUnderstood, List<String> notes,
                         List<Adapter> adapters, List<RdmaCmDefault> rdmaCm, List<DriverInfo> driverInfo, int unopened,
-                        List<RdmaDevices.RdmaDevice> fabric, Map<String, String> withoutGid) {
+                        List<RdmaDevices.RdmaDevice> fabric, Map<String, String> withoutGid,
+                        List<LinkSettings> linkSettings) {
 
     /** The name a device or interface gets when the paste does not say which one a listing belongs to. */
     public static final String UNNAMED = "(not named in the input)";
@@ -51,6 +53,27 @@ public record RdmaPaste(String source, List<Section> sections, RdmaDevices rdma,
         driverInfo = List.copyOf(driverInfo);
         fabric = List.copyOf(fabric);
         withoutGid = Map.copyOf(withoutGid);
+        linkSettings = List.copyOf(linkSettings);
+    }
+
+    /**
+     * One `ethtool IFACE` output (ethtool.c dump_link_usettings and do_gset).
+     *
+     * @param netdev       the interface of its "Settings for IFACE:" line
+     * @param line         the line of "Settings for"
+     * @param speedMbps    "Speed: 100000Mb/s"; an error when ethtool printed "Unknown!" (no link, or not reported)
+     * @param duplex       "Full", "Half" or "Unknown! (255)"
+     * @param port         the connector: "Direct Attach Copper", "FIBRE", "Twisted Pair", "Other" …
+     * @param linkDetected "Link detected: yes|no": the kernel's netif_running && carrier (ETHTOOL_GLINK)
+     * @param rdmaPort     the RDMA port the input maps the interface to ("mlx5_0 port 1"), if any
+     * @param refused      ethtool's "Cannot get …: …" lines: settings the kernel refused to give
+     */
+    public record LinkSettings(String netdev, int line, Fact<Integer> speedMbps, Fact<String> duplex, Fact<String> port,
+                               Fact<Boolean> linkDetected, Fact<String> rdmaPort, List<String> refused) {
+
+        public LinkSettings {
+            refused = List.copyOf(refused);
+        }
     }
 
     /**

@@ -41,6 +41,7 @@ public final class RdmaTextReader {
             new Shape(RdmaKind.ETHTOOL, CounterListReader::opensEthtool, CounterListReader::ethtool),
             new Shape(RdmaKind.MLXFWMANAGER, (l, c) -> MlxfwmanagerReader.OPENS.matcher(l).matches(), (f, c) -> new MlxfwmanagerReader(f)),
             new Shape(RdmaKind.ETHTOOL_INFO, (l, c) -> EthtoolInfoReader.OPENS.matcher(l).matches(), EthtoolInfoReader::new),
+            new Shape(RdmaKind.ETHTOOL_LINK, (l, c) -> EthtoolLinkReader.OPENS.matcher(l).matches(), (f, c) -> new EthtoolLinkReader(f)),
             new Shape(RdmaKind.IBPORTSTATE, (l, c) -> IbportstateReader.opens(l), (f, c) -> new IbportstateReader(f)),
             new Shape(RdmaKind.IBV_DEVICES, (l, c) -> IbvDevicesReader.OPENS.matcher(l).matches(), (f, c) -> new IbvDevicesReader(f)));
 
@@ -162,12 +163,13 @@ public final class RdmaTextReader {
 
     private RdmaPaste result(int total) {
         facts.tieDriverInfo();
+        facts.judgeLinkSettings();
         facts.unopenedNote();
         facts.ibvDevicesNote();
         return new RdmaPaste(source, sections, facts.rdma(), facts.counterPorts(), facts.otherEthtool(),
                 new RdmaPaste.Lines(total, factLines, known, skipped, unread.size()), unread, facts.notes, facts.adapters(),
                 facts.rdmaCm.settings(), facts.driverInfos(), facts.unopenedCount(),
-                facts.fabric(), facts.withoutGid());
+                facts.fabric(), facts.withoutGid(), facts.linkSettings());
     }
 
     private static String abbreviate(String s) {

@@ -52,7 +52,7 @@ final class ShowGidsReader implements SectionReader {
                 facts.notes.add("show_gids says n_gids_found=" + n + " but " + rows + " rows were read (" + at + ")");
             } else {
                 if (n == 0) {
-                    facts.noGids(at);
+                    facts.noGids(at, named);
                 }
                 facts.gidsListed(named == null ? null : named.isEmpty() ? Set.of() : named, listed, at);
             }

@@ -110,9 +110,9 @@ class RealPasteShapesTest {
         // ibv_devices at its end names mlx5_0 (IbvDevicesAndGidListingTest); without it, no device is named
         RdmaPaste cut = RdmaTextReader.parse(Files.readAllLines(CORPUS.resolve("show-gids-none-found-in-pod.txt")).subList(0, 42), "cut");
         assertThat(cut.rdma().devices().isValue()).isFalse();
-        assertThat(cut.rdma().devices().reason()).startsWith("show_gids found no GID on any port (n_gids_found=0, show_gids, line 4)")
-                .contains("RDMA cannot connect");
-        assertThat(p.notes()).anyMatch(n -> n.startsWith("show_gids found no GID on any port of any device"));
+        assertThat(cut.rdma().devices().reason()).startsWith("show_gids, run without a device argument, found no GID on any port of "
+                + "any device it could see (n_gids_found=0, show_gids, line 4)").contains("cannot connect");
+        assertThat(p.notes()).anyMatch(n -> n.startsWith("show_gids, run without a device argument, found no GID on any port of any device"));
     }
 
     /** rdma-core before 33 printed "InfiniBand" for EFA's unspecified link layer (PR #884). */
