@@ -19,7 +19,7 @@ public enum RdmaKind {
     ETHTOOL("ethtool -S", "ethtool -S IFACE"),
     MLXFWMANAGER("mlxfwmanager", "mlxfwmanager --query (firmware and PSID per adapter)"),
     ETHTOOL_INFO("ethtool -i", "ethtool -i IFACE (driver, firmware and PSID, PCI address)"),
-    ETHTOOL_LINK("ethtool", "ethtool IFACE (link settings: speed, duplex, port type, link detected)"),
+    ETHTOOL_LINK("ethtool IFACE", "ethtool IFACE (link settings: speed, duplex, port type, link detected)"),
     IBPORTSTATE("ibportstate", "ibportstate LID PORT (a port's PortInfo: link state, width, speed, LIDs)"),
     IBV_DEVICES("ibv_devices", "ibv_devices (device names and node GUIDs; no port state)"),
     IP("ip", "ip addr or ip link (each net device's MTU and state)");

@@ -28,9 +28,9 @@ class EthtoolLinkSettingsTest {
             assertThat(l.port().get()).isEqualTo("Twisted Pair");
             assertThat(l.linkDetected().get()).isTrue();
             assertThat(l.rdmaPort().isValue()).isFalse();
-            assertThat(l.refused()).containsExactly("Cannot get wake-on-lan settings: Operation not permitted (ethtool, line 25)");
+            assertThat(l.refused()).containsExactly("Cannot get wake-on-lan settings: Operation not permitted (ethtool IFACE, line 25)");
         });
-        assertThat(p.notes()).anyMatch(n -> n.startsWith("ethtool eth0 (ethtool, line 8): speed 10000 Mb/s, duplex Full, port "
+        assertThat(p.notes()).anyMatch(n -> n.startsWith("ethtool eth0 (ethtool IFACE, line 8): speed 10000 Mb/s, duplex Full, port "
                 + "Twisted Pair, link detected yes") && n.contains("maps eth0 to no RDMA device"));
         assertThat(p.notes()).anyMatch(n -> n.startsWith("show_gids, run without a device argument, found no GID on any port of "
                 + "any device it could see (n_gids_found=0, show_gids, line 4)"));
@@ -60,7 +60,7 @@ class EthtoolLinkSettingsTest {
             assertThat(l.port().get()).isEqualTo("Other");
             assertThat(l.line()).isEqualTo(3);
         });
-        assertThat(p.notes()).anyMatch(n -> n.startsWith("ethtool bond0 printed again (ethtool, line 24) after ethtool, line 3"));
+        assertThat(p.notes()).anyMatch(n -> n.startsWith("ethtool bond0 printed again (ethtool IFACE, line 24) after ethtool IFACE, line 3"));
         assertThat(p.notes()).noneMatch(n -> n.contains("but") && n.contains("bond0"));
     }
 
@@ -71,7 +71,7 @@ class EthtoolLinkSettingsTest {
         assertThat(p.notUnderstood()).isEmpty();
         RdmaPaste.LinkSettings l = p.linkSettings().get(0);
         assertThat(l.speedMbps().isError()).isTrue();
-        assertThat(l.speedMbps().reason()).contains("Speed: Unknown! (65535)").contains("ethtool, line 2");
+        assertThat(l.speedMbps().reason()).contains("Speed: Unknown! (65535)").contains("ethtool IFACE, line 2");
         assertThat(l.duplex().get()).isEqualTo("Unknown! (255)");
         assertThat(l.linkDetected().get()).isFalse();
         assertThat(parse(ethtool("ens1f0", "Speed: fast")).notUnderstood()).extracting(RdmaPaste.Unread::text).containsExactly("\tSpeed: fast");
@@ -93,14 +93,14 @@ class EthtoolLinkSettingsTest {
                 .doesNotContainKey("mlx5_0/1 phys");
         assertThat(p.linkSettings().get(0).rdmaPort().get()).isEqualTo("mlx5_0 port 1");
         assertThat(p.notes()).anyMatch(n -> n.startsWith("mlx5_0 port 1 state DOWN, from its net device "
-                + "ens1f0 (ethtool, line 3): \"Link detected: no\" (ethtool, line 6)"));
+                + "ens1f0 (ethtool IFACE, line 3): \"Link detected: no\" (ethtool IFACE, line 6)"));
 
         // without a link layer the port may be InfiniBand, whose IPoIB carrier drops with the port ACTIVE: a note only
         List<String> unknown = new ArrayList<>(List.of("mlx5_0 port 1 ==> ib0 (Down)"));
         unknown.addAll(ethtool("ib0", "Link detected: no"));
         RdmaPaste u = parse(unknown);
         assertThat(PasteFactsView.of(u)).doesNotContainEntry("mlx5_0/1 state", "DOWN");
-        assertThat(u.notes()).anyMatch(n -> n.startsWith("mlx5_0 port 1: its net device ib0 (ethtool, line 2) has no link detected"));
+        assertThat(u.notes()).anyMatch(n -> n.startsWith("mlx5_0 port 1: its net device ib0 (ethtool IFACE, line 2) has no link detected"));
     }
 
     @Test
@@ -112,8 +112,8 @@ class EthtoolLinkSettingsTest {
         RdmaPaste p = parse(lines);
         assertThat(PasteFactsView.of(p)).containsEntry("mlx5_0/1 state", "ACTIVE");
         assertThat(p.notes()).anyMatch(n -> n.startsWith("mlx5_0 port 1 is ACTIVE (ibstat, line 5) but its net device ens1f0"));
-        assertThat(p.notes()).anyMatch(n -> n.startsWith("mlx5_0 port 1: its net device ens1f0 (ethtool, line 10) runs at 25000 Mb/s "
-                + "(ethtool, line 11), below the port's active rate"));
+        assertThat(p.notes()).anyMatch(n -> n.startsWith("mlx5_0 port 1: its net device ens1f0 (ethtool IFACE, line 10) runs at 25000 Mb/s "
+                + "(ethtool IFACE, line 11), below the port's active rate"));
         lines.set(lines.size() - 2, "\tSpeed: 100000Mb/s");
         assertThat(parse(lines).notes()).noneMatch(n -> n.contains("below the port's active rate"));
     }
