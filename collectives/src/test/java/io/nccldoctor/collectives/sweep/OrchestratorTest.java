@@ -140,12 +140,16 @@ class OrchestratorTest {
         while ((!Files.exists(results) || Files.readAllLines(results).size() < 5) && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }
+        List<ProcessHandle> spawned = main.descendants().toList(); // a child being started (python behind a shim)
         main.destroyForcibly(); // SIGKILL
         main.waitFor(10, TimeUnit.SECONDS);
         int recordedBefore = ResultLog.read(results).size();
         assertThat(recordedBefore).isBetween(5, 11);
-        // A child spawned just before the kill may log its start (and an orphan may finish its last point) a moment
-        // later on a loaded machine: count the starts once the log has stopped growing for a second.
+        // A child spawned just before the kill may log its start (and an orphan may finish its last point) seconds
+        // later on a loaded machine: count the starts once the orphans have exited and the log has stopped growing.
+        for (ProcessHandle orphan : spawned) {
+            orphan.onExit().completeOnTimeout(orphan, 30, TimeUnit.SECONDS).join();
+        }
         int startsBefore = settledStarts();
         sweep(plan, results, true, Map.of());
         List<SweepRecord> all = ResultLog.read(results);
