@@ -36,9 +36,11 @@ public final class GdrDisabledByDistance implements Rule {
                     + "NIC's net or the GPU turns it off before any distance counts) and their PCIe path is at most "
                     + "NCCL_NET_GDR_LEVEL, by default PXB (P2C from NCCL 2.29 while NCCL_NET_GDR_C2C is on): both behind "
                     + "a PCIe switch. When the path crosses the CPU root complex (PHB) or the "
-                    + "socket interconnect (SYS), NCCL logs 'GPU Direct RDMA Disabled for GPU ... (distance D > T)' and "
-                    + "stages every transfer through host memory; the numbers D and T are PATH_* values that differ by "
-                    + "NCCL version (8 > 5 in 2.27.5+ is PHB > PXB). NCCL_NET_GDR_LEVEL=PHB (exactly so: lower case is "
+                    + "socket interconnect (SYS), NCCL stages every transfer through host memory: its channel lines say "
+                    + "'via NET/IB/0' without '/GDRDMA', and NCCL 2.6 to 2.29 log 'GPU Direct RDMA Disabled for GPU ... "
+                    + "(distance D > T)' (from 2.30 only a TRACE build prints it, src/graph/paths.cc), where D and T are "
+                    + "PATH_* values that differ by NCCL version (8 > 5 in 2.27.5+ is PHB > PXB). "
+                    + "NCCL_NET_GDR_LEVEL=PHB (exactly so: lower case is "
                     + "silently ignored) enables it anyway, which is safe on server platforms but not on Intel client "
                     + "CPUs, where NIC reads from GPU memory across root ports fail without any error.",
             "the PCIe path of every GPU to its nearest NIC (sysfs), and the NCCL version's PATH_* numbering",
