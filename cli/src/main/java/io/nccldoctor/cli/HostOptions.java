@@ -4,6 +4,7 @@ import io.nccldoctor.core.Environment;
 import io.nccldoctor.core.Host;
 import io.nccldoctor.core.InputException;
 import io.nccldoctor.core.NativeQueries;
+import io.nccldoctor.core.Snapshot;
 import io.nccldoctor.core.capture.Capture;
 import io.nccldoctor.core.capture.EnvChange;
 import io.nccldoctor.core.exec.ProcessCommandRunner;
@@ -23,12 +24,18 @@ final class HostOptions {
 
     @Option(names = "--env", paramLabel = "VAR=VALUE",
             description = "Judge as if VAR were set to VALUE (or, as --env VAR, unset): a what-if on the environment, e.g. "
-                    + "--from node17-capture --env NCCL_NET_GDR_LEVEL=PHB. Repeat for several; files and commands stay as read.")
+                    + "--from node17-capture --env NCCL_NET_GDR_LEVEL=PHB (also on topo's text inputs). Repeat for several; "
+                    + "files and commands stay as read.")
     List<String> env = new ArrayList<>();
 
     Host host() {
         Host h = from == null ? liveHost() : Capture.open(from).host();
         return EnvChange.parse(env).applyTo(h);
+    }
+
+    /** A snapshot read from text (no host, no environment of its own) with the --env what-if applied. */
+    Snapshot onText(Snapshot s) {
+        return EnvChange.parse(env).applyTo(s);
     }
 
     /** A folder standing for / (its sys/ and proc/) with commands run live: fake sysfs trees, a chroot's view, tests. */

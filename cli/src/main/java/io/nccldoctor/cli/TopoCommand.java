@@ -102,7 +102,7 @@ final class TopoCommand implements Callable<Integer> {
         }
         PciReading reading = sources.given() ? sources.reading() : null;
         Host host = reading != null ? null : hostOptions.host();
-        Snapshot s = reading != null ? TopoSources.snapshot(reading, argv, VersionInfo.toolVersion())
+        Snapshot s = reading != null ? hostOptions.onText(TopoSources.snapshot(reading, argv, VersionInfo.toolVersion()))
                 : Snapshots.take(host, Probes.node(), argv, VersionInfo.toolVersion(), Clock.systemUTC());
         List<String> notUnderstood = reading != null ? reading.notUnderstood() : List.of();
         List<LspciFragment> fragments = reading != null ? reading.fragments() : List.of();

@@ -2,6 +2,7 @@ package io.nccldoctor.core.capture;
 
 import io.nccldoctor.core.Host;
 import io.nccldoctor.core.InputException;
+import io.nccldoctor.core.Snapshot;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -51,17 +52,37 @@ public record EnvChange(Map<String, String> changes) {
         if (changes.isEmpty()) {
             return host;
         }
-        Map<String, String> env = new TreeMap<>(host.env());
-        List<String> said = new ArrayList<>();
+        return new Host(host.files(), host.commands(), host.natives(), changed(host.env()), host.source() + said());
+    }
+
+    /**
+     * A snapshot read from text (lspci output, an NCCL topology file: no environment of its own) judged with the changed
+     * environment; its source names the changes too.
+     */
+    public Snapshot applyTo(Snapshot s) {
+        if (changes.isEmpty()) {
+            return s;
+        }
+        return new Snapshot(s.schemaVersion(), s.toolVersion(), s.hostName(), s.createdAt(), s.source() + said(), s.argv(),
+                changed(s.env()), s.sections());
+    }
+
+    private Map<String, String> changed(Map<String, String> before) {
+        Map<String, String> env = new TreeMap<>(before);
         changes.forEach((k, v) -> {
             if (v == null) {
                 env.remove(k);
-                said.add("unset " + k);
             } else {
                 env.put(k, v);
-                said.add(k + "=" + v);
             }
         });
-        return new Host(host.files(), host.commands(), host.natives(), env, host.source() + " with --env " + String.join(", ", said));
+        return env;
+    }
+
+    /** " with --env A=1, unset B": what a changed source adds to its name. */
+    private String said() {
+        List<String> said = new ArrayList<>();
+        changes.forEach((k, v) -> said.add(v == null ? "unset " + k : k + "=" + v));
+        return " with --env " + String.join(", ", said);
     }
 }
