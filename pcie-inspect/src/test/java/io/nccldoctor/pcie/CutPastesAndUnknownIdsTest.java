@@ -87,4 +87,22 @@ class CutPastesAndUnknownIdsTest {
         assertThat(m.p2p()).isTrue();
         assertThat(m.cells().get("GPU1")).containsEntry("GPU0", "DR");
     }
+
+    /** club-3090#741: the tree's last line keeps the root bus's '|' (more children to come): the cut is said. */
+    @Test
+    void aTreeWhoseLastLineKeepsAnOpenBranchIsCut() throws IOException {
+        String name = "lspci-tree/lspci-tree-t-no-names-3090-nested-switches-cut-club3090-741.txt";
+        PciReading r = PciReading.lspciTree(text(name), name);
+        assertThat(r.devices()).hasSize(41);
+        assertThat(r.devices()).filteredOn(d -> d.kind() == DeviceKind.BRIDGE).hasSize(22);
+        assertThat(r.notUnderstood()).anyMatch(p -> p.endsWith(":23: the tree is cut: its last line still has a '|' of a bus with "
+                + "more children to come, so the functions lspci printed after it are not in the text"));
+    }
+
+    /** The Kata host's tree ends as lspci ends a tree ("\-" and spaces only): no cut is said. */
+    @Test
+    void aTreeEndingInTheLastBranchIsWhole() throws IOException {
+        String name = "lspci-tree/lspci-tree-kata-vm-a100-bf2-root-ports.txt";
+        assertThat(PciReading.lspciTree(text(name), name).notUnderstood()).noneMatch(p -> p.contains("the tree is cut"));
+    }
 }
