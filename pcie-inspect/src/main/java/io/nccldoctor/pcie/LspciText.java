@@ -23,6 +23,8 @@ import java.util.regex.Pattern;
  */
 public final class LspciText {
 
+    /** The leftmost branch marker of a tree line: "+-" for a child with siblings after it, "\-" for the last one. */
+    private static final Pattern BRANCH = Pattern.compile("[+\\\\]-");
     private static final Pattern TREE_TOKEN = Pattern.compile(
             "-\\[(?:([0-9a-fA-F]{4,8}):)?([0-9a-fA-F]{2})(?:-([0-9a-fA-F]{2}))?]|([0-9a-fA-F]{2})\\.([0-7])");
     /** PCI domains are 16 bits on most hosts; Intel VMD adds domains from 10000 (lspci prints "10006:0a:00.0"). */
@@ -89,6 +91,7 @@ public final class LspciText {
 
     private void parseTree(List<String> lines, String source) {
         Map<Integer, Context> byColumn = new HashMap<>();
+        int lastTreeLine = -1;
         for (int n = 0; n < lines.size(); n++) {
             String line = lines.get(n);
             if (LspciVerbose.COMMAND.matcher(line).find() && !line.contains("-[")) {
@@ -98,8 +101,30 @@ public final class LspciText {
             if (found == 0 && !line.isBlank() && !line.matches("[\\s|]*")) {
                 problems.add(source + ":" + (n + 1) + ": not a tree line: " + line.strip());
             }
+            lastTreeLine = found > 0 ? n : lastTreeLine;
+        }
+        if (lastTreeLine >= 0) {
+            cutTreeEnd(lines.get(lastTreeLine), lastTreeLine + 1, source);
         }
         unseenBusSummary(source);
+    }
+
+    /**
+     * lspci draws every child of a bus but the last with "+-" and the last with "\-" (pciutils ls-tree.c show_tree_bus,
+     * show_tree_bridge), and print_it leaves a '|' in that column on the lines below while children are still to come,
+     * so the last line of a whole tree holds neither '|' nor a '+-' at its leftmost branch. A last line that does was cut: what followed is said to be missing, not taken as the end.
+     */
+    private void cutTreeEnd(String line, int number, String source) {
+        Matcher branch = BRANCH.matcher(line);
+        if (!branch.find()) {
+            return;
+        }
+        boolean openAbove = line.substring(0, branch.start()).contains("|");
+        if (openAbove || branch.group().startsWith("+")) {
+            problems.add(source + ":" + number + ": the tree is cut: its last line still has " + (openAbove
+                    ? "a '|' of a bus with more children to come" : "'+-' before more children of its bus")
+                    + ", so the functions lspci printed after it are not in the text");
+        }
     }
 
     /**

@@ -57,6 +57,8 @@ final class LspciVerbose {
             "Root Complex Integrated Endpoint", "root complex integrated endpoint",
             "Root Complex Event Collector", "root complex event collector");
     /** {@code lspci -v}'s "Flags: bus master, fast devsel, latency 0, IRQ 16, NUMA node 0". */
+    /** One bare word, as a line cut inside an attribute name leaves it. */
+    private static final Pattern CUT_WORD = Pattern.compile("[A-Za-z][A-Za-z0-9]*");
     private static final Pattern FLAGS_NUMA = Pattern.compile(", NUMA node (\\d+)");
     private static final List<String> KEYS = List.of("LnkCap:", "LnkSta:", "DevCap:", "DevCtl:", "ACSCtl:", "ATSCtl:",
             "NUMA node:", "Kernel driver in use:", "Subsystem:", "Bus:");
@@ -80,11 +82,29 @@ final class LspciVerbose {
         current = null;
         slot = null;
         previousLspci = false;
+        int last = -1;
         for (int n = 0; n < lines.size(); n++) {
             String line = lines.get(n);
             if (!line.isBlank()) {
                 line(line, n + 1);
+                last = n;
             }
+        }
+        if (last >= 0) {
+            cutLastLine(lines.get(last), last + 1);
+        }
+    }
+
+    /**
+     * A paste cut inside a block ends in the first letters of an attribute name ("\t\tLn", "Lnk"): lspci prints every
+     * attribute as "Name:" and every continuation as flags or values (ls-caps.c), never one bare word, so such a last
+     * line is said, with what the block lacks for it, instead of passing as a continuation.
+     */
+    private void cutLastLine(String line, int number) {
+        if (current != null && Character.isWhitespace(line.charAt(0)) && CUT_WORD.matcher(line.strip()).matches()) {
+            problems.add(source + ":" + number + ": the text ends in a cut line `" + line.strip() + "` inside "
+                    + (current.address == null ? "a device block" : current.address + "'s block")
+                    + ": what lspci prints after it (the link lines among them) is not in the text");
         }
     }
 

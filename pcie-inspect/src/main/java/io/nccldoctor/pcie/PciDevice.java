@@ -53,9 +53,12 @@ public record PciDevice(String address, String vendorId,
     public record PciNames(String vendor, String device, String className) {
     }
 
-    /** "15b3:1021"; "15b3:?" where the input does not print the device id. */
+    /**
+     * "15b3:1021"; "15b3:?" where the input does not print the device id, "?:?" where it prints neither (a bare
+     * {@code <pci>} of a hand-written NCCL topology file): no vendor has the id 0000, so it is not shown as one.
+     */
     public String ids() {
-        return vendorId + ":" + (deviceId.equals(PciIds.UNKNOWN_DEVICE) ? "?" : deviceId);
+        return (PciIds.vendorKnown(vendorId) ? vendorId : "?") + ":" + (deviceId.equals(PciIds.UNKNOWN_DEVICE) ? "?" : deviceId);
     }
 
     /** The lspci name when known, else the ids, else (ids unknown, as in virtual topology files) the class. */

@@ -34,7 +34,7 @@ final class SmiBareRows {
 
     private static final Pattern LABEL = Pattern.compile("GPU\\d+|NIC\\d+|[a-z][a-z0-9_]*\\d+");
     /** A matrix cell: a link type of `topo -m`, or a P2P status of `topo -p2p`. */
-    private static final Pattern CELL = Pattern.compile("X|PIX|PXB|PHB|NODE|SYS|SOC|NV\\d+|C2C|OK|CNS|GNS|TNS|NS|U");
+    private static final Pattern CELL = Pattern.compile("X|PIX|PXB|PHB|NODE|SYS|SOC|NV\\d+|C2C|OK|CNS|GNS|TNS|NS|DR|U");
 
     private SmiBareRows() {
     }

@@ -62,8 +62,11 @@ public record SmiTopoMatrix(List<String> devices, Map<String, Map<String, String
     /** Unknown header columns listed one by one; the rest are counted. */
     private static final int UNREAD_SHOWN = 20;
     private static final Pattern LEGEND = Pattern.compile("^\\s*(NIC\\d+)\\s*:\\s*(\\S+)\\s*$");
-    /** The P2P status codes of `topo -p2p`, as the legend nvidia-smi prints under that matrix names them. */
-    private static final Pattern P2P_VALUE = Pattern.compile("OK|CNS|GNS|TNS|NS|U");
+    /**
+     * The P2P status codes of `topo -p2p`, as the legend nvidia-smi prints under that matrix names them; newer drivers
+     * add "DR = Disabled by regkey" (corpus/nvidia-smi-topo/nvidia-smi-topo-p2p-2x-rtx5090-gns-dr-legend-club3090.txt).
+     */
+    private static final Pattern P2P_VALUE = Pattern.compile("OK|CNS|GNS|TNS|NS|DR|U");
 
     /** True for the P2P status matrix of `topo -p2p`, whose cells are no link types. */
     public boolean p2p() {
@@ -103,12 +106,16 @@ public record SmiTopoMatrix(List<String> devices, Map<String, Map<String, String
         if (unread.size() > UNREAD_SHOWN) {
             rows.skipped.add((header + 1) + ": " + (unread.size() - UNREAD_SHOWN) + " more columns are not read");
         }
-        if (bare) {
-            rows.skipped.add((header + 1) + ": " + HEADERLESS + ": the columns were named " + named.how() + "; "
-                    + "the values after the matrix (CPU and NUMA affinity) have no column names, so they are not read");
-        }
+        int notes = rows.skipped.size();
         for (int i = bare ? header : header + 1; i < lines.size(); i++) {
             rows.line(lines.get(i), i + 1);
+        }
+        if (bare) {
+            // only GPU rows carry values after the matrix; NIC rows end at their last cell (nvidia-smi prints no affinity for a NIC)
+            rows.skipped.add(notes, (header + 1) + ": " + HEADERLESS + ": the columns were named " + named.how() + "; "
+                    + (rows.unnamedValues.isEmpty() ? "no row has values after the matrix"
+                    : "the values after the matrix (CPU and NUMA affinity) of " + String.join(", ", rows.unnamedValues)
+                    + " have no column names, so they are not read"));
         }
         if (rows.cells.isEmpty()) {
             throw new InputException(source + ": a topology header but no matrix rows below it (line " + (header + 1) + ")");
@@ -217,6 +224,8 @@ public record SmiTopoMatrix(List<String> devices, Map<String, Map<String, String
         final List<String[]> p2pCells = new ArrayList<>();
         /** Rows without a header line: the values after the matrix have no column names (said once, not per row). */
         final boolean bare;
+        /** The rows without a header line that hold values after the matrix, which have no column names. */
+        final List<String> unnamedValues = new ArrayList<>();
         int linkCells;
 
         Rows(List<String> devices, List<String> tail, boolean bare) {
@@ -281,6 +290,9 @@ public record SmiTopoMatrix(List<String> devices, Map<String, Map<String, String
         /** Affinity values hold no spaces, so they are assigned by position only when there is one per column. */
         private void tailValues(String[] tokens, int number) {
             int values = tokens.length - 1 - devices.size();
+            if (values > 0 && bare) {
+                unnamedValues.add(tokens[0]);
+            }
             if (values <= 0 || bare) {
                 return; // NIC rows have no affinity columns
             }

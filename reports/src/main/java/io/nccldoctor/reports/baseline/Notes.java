@@ -170,7 +170,7 @@ public final class Notes {
     static List<Note> fromP2p(P2pMatrix m, String source) {
         List<String> bad = m.unsupported();
         return bad.isEmpty() ? List.of() : List.of(new Note(Note.Kind.P2P_OFF, "nvidia-smi topo -p2p: " + String.join(", ", first(bad))
-                + " (NS not supported, CNS chipset, GNS GPU, TNS topology)", source));
+                + " (NS not supported, CNS chipset, GNS GPU, TNS topology, DR disabled by regkey)", source));
     }
 
     /** lspci -tv or -vvv text: a hypervisor's devices. */

@@ -11,14 +11,15 @@ import java.util.regex.Pattern;
 /**
  * The matrix of {@code nvidia-smi topo -p2p r|w|n|a|p}: per GPU pair whether peer-to-peer reads, writes, NVLink,
  * atomics or PCIe P2P are supported. Its legend (X Self, OK Status Ok, CNS Chipset not supported, GNS GPU not
- * supported, TNS Topology not supported, NS Not supported, U Unknown) tells it from {@code topo -m}, whose cells are
- * path types (corpus/nvidia-smi-topo/nvidia-smi-topo-p2p-p-autodl-2x-rtx2080ti-ns.txt).
+ * supported, TNS Topology not supported, NS Not supported, U Unknown; newer drivers add DR Disabled by regkey) tells
+ * it from {@code topo -m}, whose cells are path types (corpus/nvidia-smi-topo/nvidia-smi-topo-p2p-p-autodl-2x-rtx2080ti-ns.txt,
+ * nvidia-smi-topo-p2p-2x-rtx5090-gns-dr-legend-club3090.txt).
  *
  * @param cells GPU label → GPU label → status as printed
  */
 record P2pMatrix(Map<String, Map<String, String>> cells) {
 
-    static final Set<String> STATUS = Set.of("X", "OK", "CNS", "GNS", "TNS", "NS", "U");
+    static final Set<String> STATUS = Set.of("X", "OK", "CNS", "GNS", "TNS", "NS", "DR", "U");
     private static final Pattern GPU = Pattern.compile("GPU\\d+");
 
     /** The matrix, or empty when the text is not a -p2p matrix (no legend line "CNS = Chipset not supported"). */

@@ -16,7 +16,8 @@ import java.util.Optional;
  * NIC by the matrix's path type against NCCL's GDR threshold. nvidia-smi names the same paths NCCL compares (PIX, PXB,
  * PHB, SYS; SOC is the old name of SYS); its NODE, two host bridges of one CPU, is NCCL's PHB. A GPU whose memory is a
  * NUMA node (a number in the GPU NUMA ID column: Grace Hopper, Grace Blackwell) reaches the NIC through C2C, which NCCL
- * from 2.29 may enable as P2C and the matrix does not show: it is left out. A GPU-NIC cell is read from the GPU's row,
+ * from 2.29 may enable as P2C and the matrix does not show: it is left out, and the outcome names it (no pass when every
+ * GPU is). A GPU-NIC cell is read from the GPU's row,
  * else from the NIC's (a fragment of NIC rows holds them there only). A GPU with NIC cells in neither row (a row cut
  * short or not in the text, an unreadable cell) is judged only when a cell that is there already meets the threshold:
  * the nearest NIC may be among the missing ones, so otherwise it is not judged, and the outcome says which cells were
@@ -40,9 +41,12 @@ final class SmiGdrDistances {
         List<Finding> out = new ArrayList<>();
         Map<String, List<String>> unjudged = new LinkedHashMap<>(); // what was read → the GPUs it holds for
         List<String> nics = m.devices().stream().filter(d -> !d.startsWith("GPU")).toList();
-        for (String gpu : m.devices().stream().filter(d -> d.startsWith("GPU")).toList()) {
+        List<String> gpus = m.devices().stream().filter(d -> d.startsWith("GPU")).toList();
+        List<String> c2c = new ArrayList<>();
+        for (String gpu : gpus) {
             if (m.gpuNumaId().getOrDefault(gpu, "N/A").matches("\\d+")) {
-                continue; // GPU memory as a NUMA node: a Grace (C2C) GPU, whose path to the NIC NCCL may call P2C; the matrix cannot say
+                c2c.add(gpu); // GPU memory as a NUMA node: a Grace (C2C) GPU, whose path to the NIC NCCL may call P2C; the matrix cannot say
+                continue;
             }
             Cells c = cells(m, gpu, nics);
             if (c.path != null && c.path.ordinal() <= threshold.ordinal()) {
@@ -55,13 +59,17 @@ final class SmiGdrDistances {
                 out.add(finding(rule, m, gpu, c, level, source));
             }
         }
+        String leftOut = c2c.isEmpty() ? "" : "; " + span(c2c, gpus, "GPUs") + " left out: a number in the GPU NUMA ID column "
+                + "(GPU memory as a NUMA node, a Grace C2C GPU), whose path to the NIC NCCL may call P2C, which the matrix cannot show";
         if (unjudged.isEmpty()) {
+            if (c2c.size() == gpus.size() && !gpus.isEmpty()) {
+                return Outcome.waived("not judged from nvidia-smi " + m.matrix() + leftOut); // no GPU was judged: no pass
+            }
             return out.isEmpty() ? Outcome.pass() : Outcome.flag(out);
         }
-        List<String> gpus = m.devices().stream().filter(d -> d.startsWith("GPU")).toList();
         List<String> notes = unjudged.entrySet().stream().map(e -> span(e.getValue(), gpus, "GPUs") + " (" + e.getKey() + ")").toList();
         return new Outcome(List.copyOf(out), "not judged from nvidia-smi " + m.matrix() + ": " + String.join(", ", notes)
-                + ": the nearest NIC may be one whose cell is not in the text");
+                + ": the nearest NIC may be one whose cell is not in the text" + leftOut);
     }
 
     /**
