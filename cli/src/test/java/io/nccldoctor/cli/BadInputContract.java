@@ -17,8 +17,12 @@ import java.util.regex.Pattern;
  */
 final class BadInputContract {
 
-    /** Far above any real input's time here (tens of milliseconds): what passes it is a hang or a super-linear walk. */
-    static final Duration LIMIT = Duration.ofSeconds(10);
+    /**
+     * Far above any real input's time here (tens of milliseconds; seconds for a 10 MB line on a machine with a load
+     * average of 17, where 10 s was passed by sound runs): what passes it is a hang or a super-linear walk, which on a
+     * 10 MB line takes hours.
+     */
+    static final Duration LIMIT = Duration.ofSeconds(60);
     /** A frame's indent is spaces or tabs, never \s: that spans lines, and a run of blank lines would make the search quadratic. */
     private static final Pattern STACK = Pattern.compile("(?m)^[ \\t]*at [\\w$.]+\\(|Exception in thread|^Caused by: ");
 
