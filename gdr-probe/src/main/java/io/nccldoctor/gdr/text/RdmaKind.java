@@ -22,6 +22,7 @@ public enum RdmaKind {
     ETHTOOL_LINK("ethtool IFACE", "ethtool IFACE (link settings: speed, duplex, port type, link detected)"),
     IBPORTSTATE("ibportstate", "ibportstate LID PORT (a port's PortInfo: link state, width, speed, LIDs)"),
     IBV_DEVICES("ibv_devices", "ibv_devices (device names and node GUIDs; no port state)"),
+    MST_STATUS("mst status", "mst status -v (per PCI function: device type, PCI address, RDMA device, net devices; no port state)"),
     IP("ip", "ip addr or ip link (each net device's MTU and state)");
 
     private final String key;

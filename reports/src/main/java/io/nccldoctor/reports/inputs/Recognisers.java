@@ -161,8 +161,11 @@ final class Recognisers {
         RdmaPaste p = RdmaTextReader.parse(h.lines(), h.source());
         String kinds = p.kinds().stream().map(RdmaKind::key).collect(Collectors.joining(", "));
         // a tool's own header line (hca_id:, CA '…', ibstatus' "Infiniband device … status:") shows the kind however
-        // much unknown text surrounds it; that text is listed as not understood
-        return new Recognition(InputKind.RDMA, p, p.lines().facts() + p.lines().known(), p.lines().notUnderstood(), p.headed(),
+        // much unknown text surrounds it; that text is listed as not understood. Its command lines and fences count as
+        // taken, as perftest's and lspci's do: else a paste of `ibv_devices` and `ibv_devinfo`'s "Failed to open device"
+        // above one perftest error line went to perftest, which took the prompts
+        int unread = Math.min(h.nonBlank(), p.lines().notUnderstood());
+        return new Recognition(InputKind.RDMA, p, h.nonBlank() - unread, unread, p.headed(),
                 "its " + kinds + " output");
     }
 
