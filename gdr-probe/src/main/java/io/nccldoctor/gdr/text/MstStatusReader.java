@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  */
 final class MstStatusReader implements SectionReader {
 
-    static final Pattern OPENS = Pattern.compile("^\\s*(MST modules:|DEVICE_TYPE\\s+MST\\s+PCI\\s+RDMA\\s+NET\\s+NUMA)\\s*$");
+    static final Pattern OPENS = Pattern.compile("^\\s*(MST modules:|PCI devices:|DEVICE_TYPE\\s+MST\\s+PCI\\s+RDMA\\s+NET\\s+NUMA)\\s*$");
     private static final Pattern KNOWN = Pattern.compile("^\\s*(MST modules:|PCI devices:|-+|MST PCI (configuration )?module (is not )?loaded"
             + "|DEVICE_TYPE\\s+MST\\s+PCI\\s+RDMA\\s+NET\\s+NUMA)\\s*$");
     private static final Pattern ROW = Pattern.compile("^\\s*([\\w-]+\\(rev:\\w+\\))\\s+(.*?)\\s*$");
@@ -51,7 +51,7 @@ final class MstStatusReader implements SectionReader {
         for (int i = 0; i < words.size(); i++) {
             String w = words.get(i);
             Matcher p = PCI.matcher(w);
-            if (w.startsWith("/dev/mst/") || w.matches("mt\\d+_\\S+") || w.equals("NA")) {
+            if (w.startsWith("/dev/mst/") || w.matches("mt\\d+_\\S+|pci\\d+:\\d+:\\d+:\\d+") || w.equals("NA")) {
                 continue; // the MST device file: how mlxconfig and flint reach the function, not an RDMA fact
             } else if (p.matches()) {
                 // an address without its domain is read in domain 0000, as lspci writes one on a host with that domain only
@@ -67,8 +67,8 @@ final class MstStatusReader implements SectionReader {
             }
         }
         if (rdma.isEmpty()) {
-            facts.notes.add("mst status: the " + row.group(1) + " function" + (pci == null ? "" : " at " + pci) + " has no RDMA device ("
-                    + at + "): no RDMA driver is bound to it, so no verbs tool sees it");
+            facts.notes.add("mst status lists no RDMA device for the " + row.group(1) + " function" + (pci == null ? "" : " at " + pci)
+                    + " (" + at + "): none is bound to it, or mst does not look (its VMware build prints no RDMA column); nothing is read from the row");
             return Verdict.KNOWN;
         }
         if (rdma.size() > 1) {

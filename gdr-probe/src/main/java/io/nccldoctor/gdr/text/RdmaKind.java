@@ -14,6 +14,7 @@ public enum RdmaKind {
     IBDEV2NETDEV("ibdev2netdev", "ibdev2netdev"),
     RDMA_LINK("rdma link", "rdma link (iproute2)"),
     RDMA_DEV("rdma dev", "rdma dev (iproute2)"),
+    RDMA_RES("rdma res", "rdma res (iproute2: QPs, CQs, MRs, CM IDs per device; known, not read)"),
     SHOW_COUNTERS("show_counters", "show_counters (hw_counters per port)"),
     MLNX_QOS("mlnx_qos", "mlnx_qos -i IFACE"),
     ETHTOOL("ethtool -S", "ethtool -S IFACE"),

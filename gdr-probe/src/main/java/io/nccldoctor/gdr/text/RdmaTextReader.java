@@ -30,6 +30,7 @@ public final class RdmaTextReader {
             new Shape(RdmaKind.IBSTATUS, (l, c) -> IbstatusReader.OPENS.matcher(l).matches(), (f, c) -> new IbstatusReader(f)),
             new Shape(RdmaKind.SHOW_GIDS, (l, c) -> ShowGidsReader.OPENS.matcher(l).matches(), ShowGidsReader::new),
             new Shape(RdmaKind.IBDEV2NETDEV, (l, c) -> Ibdev2netdevReader.ROW.matcher(l).matches(), (f, c) -> new Ibdev2netdevReader(f)),
+            new Shape(RdmaKind.RDMA_RES, (l, c) -> RdmaToolReader.RES.matcher(l).matches(), (f, c) -> new RdmaToolReader(f)),
             new Shape(RdmaKind.RDMA_LINK, (l, c) -> RdmaToolReader.LINK.matcher(l).matches(), (f, c) -> new RdmaToolReader(f)),
             new Shape(RdmaKind.RDMA_DEV, (l, c) -> RdmaToolReader.DEV.matcher(l).matches(), (f, c) -> new RdmaToolReader(f)),
             new Shape(RdmaKind.IP, (l, c) -> IpReader.DEVICE.matcher(l).matches(), (f, c) -> new IpReader(f)),

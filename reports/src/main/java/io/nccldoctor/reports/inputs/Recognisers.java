@@ -47,7 +47,7 @@ final class Recognisers {
     private static final Map<InputKind, Pattern> COMMANDS = Map.of(
             InputKind.NVIDIA_SMI_TOPO, Pattern.compile(PROMPT + "nvidia-smi\\s+topo\\b"),
             InputKind.PERFTEST, Pattern.compile(PROMPT + "ib_(?:write|read|send|atomic)_(?:bw|lat)\\b"),
-            InputKind.RDMA, Pattern.compile(PROMPT + "(?:ibv_devinfo|ibstat|ibstatus|show_gids|ibdev2netdev|rdma\\s+(?:link|dev)|mlnx_qos"
+            InputKind.RDMA, Pattern.compile(PROMPT + "(?:ibv_devinfo|ibstat|ibstatus|show_gids|ibdev2netdev|rdma\\s+(?:link|dev|res)|mst\\s+status|mlnx_qos"
                     + "|ethtool\\s+-S|show_counters|mlxfwmanager)\\b"),
             InputKind.LSPCI_TREE, Pattern.compile(PROMPT + "lspci\\s+-\\S*t"),
             InputKind.LSPCI_VERBOSE, Pattern.compile(PROMPT + "lspci\\b(?!\\s+-\\S*t)"));
