@@ -76,6 +76,12 @@ final class RdmaToolReader implements SectionReader {
         }
         List<String> unknown = new ArrayList<>();
         for (String[] p : kv) {
+            if (p[1].equals("UNKNOWN") && (p[0].equals("state") || p[0].equals("physical_state"))) {
+                // rdma/link.c prints UNKNOWN for a value outside its table of names: the kernel's value is not in the text
+                (p[0].equals("state") ? port.state : port.phys).unknown("rdma link printed " + p[0] + " UNKNOWN, its word for a value "
+                        + "outside its table of names", at);
+                continue;
+            }
             switch (p[0]) {
                 case "state" -> PortFiles.read(port, "state", p[1], at, facts.notes);
                 case "physical_state" -> PortStates.rdmaToolPhys(p[1]).ifPresentOrElse(s -> port.phys.set(s, at, facts.notes),

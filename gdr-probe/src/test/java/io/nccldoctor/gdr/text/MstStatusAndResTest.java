@@ -53,7 +53,9 @@ class MstStatusAndResTest {
         assertThat(p.kinds()).containsExactly(RdmaKind.RDMA_DEV, RdmaKind.RDMA_LINK, RdmaKind.RDMA_RES);
         Map<String, String> f = PasteFactsView.of(p);
         assertThat(f).containsEntry("ibp0s9 fw", "4.4.9999").containsEntry("ibp0s9/1 state", "ACTIVE").containsEntry("ibp0s9/1 lid", "13397");
-        assertThat(f.get("ibp0s9/2 state")).as("rdma link printed UNKNOWN: a state outside its table").contains("unknown port state 'UNKNOWN'");
+        assertThat(f.get("ibp0s9/2 state")).as("rdma link printed UNKNOWN: a state outside its table, not known, not misread")
+                .contains("rdma link printed state UNKNOWN").doesNotContain("error");
+        assertThat(f.get("ibp0s9/2 phys")).contains("rdma link printed physical_state UNKNOWN");
         assertThat(p.notes()).noneMatch(n -> n.contains("lqpn"));
         assertThat(p.lines().known()).isEqualTo(6);
         assertThat(p.notUnderstood()).extracting(RdmaPaste.Unread::text).containsExactly("Before:", "After:");
