@@ -3,6 +3,7 @@ package io.nccldoctor.gdr.text;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -55,7 +56,7 @@ final class MstStatusReader implements SectionReader {
                 continue; // the MST device file: how mlxconfig and flint reach the function, not an RDMA fact
             } else if (p.matches()) {
                 // an address without its domain is read in domain 0000, as lspci writes one on a host with that domain only
-                pci = (p.group(1) == null ? "0000" : p.group(1).toLowerCase()) + ":" + p.group(2).toLowerCase();
+                pci = (p.group(1) == null ? "0000" : p.group(1).toLowerCase(Locale.ROOT)) + ":" + p.group(2).toLowerCase(Locale.ROOT);
             } else if (w.startsWith("net-")) {
                 Arrays.stream(w.split(",")).map(n -> n.replaceFirst("^net-", "")).filter(n -> !n.isEmpty()).forEach(net::add);
             } else if (i == words.size() - 1 && NUMA.matcher(w).matches()) {
