@@ -234,6 +234,10 @@ final class CorpusFacts {
         all.add(prefixed("rdma", "fabricPort.", CorpusFacts::fabricPort, Match.STATE));
         all.add(prefixed("rdma", "nodeGuid.", (d, v) -> devices(d).stream().filter(x -> x.path("name").asText().equals(v))
                 .map(x -> x.at("/nodeGuid/value")).filter(JsonNode::isTextual).map(JsonNode::asText).findFirst(), Match.TEXT));
+        // mst status prints bus:device.function without the domain; the reader keeps the address in domain 0000
+        all.add(prefixed("rdma", "pciAddress.", (d, v) -> devices(d).stream().filter(x -> x.path("name").asText().equals(v))
+                .map(x -> x.at("/pciAddress/value")).filter(JsonNode::isTextual).map(x -> x.asText().replaceFirst("^0000:", "")).findFirst(),
+                Match.TEXT));
         all.add(prefixed("rdma", "linkSpeedMbps.", (d, v) -> items(d.path("linkSettings"), x -> x).stream()
                 .filter(x -> x.path("netdev").asText().equals(v)).findFirst().flatMap(x -> value(x.path("speedMbps"))), Match.NUMBER));
         all.add(prefixed("rdma", "linkDetected.", (d, v) -> items(d.path("linkSettings"), x -> x).stream()

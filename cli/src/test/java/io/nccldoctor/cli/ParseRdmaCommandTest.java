@@ -48,7 +48,7 @@ class ParseRdmaCommandTest {
         Run r = run("parse", "rdma", PUBLIC + "perftest-write-bw-roce-cx5-client.txt");
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err()).contains("none of the RDMA state outputs (ibv_devinfo, ibstat, ibstatus, sysfs, ls, show_gids, "
-                + "ibdev2netdev, rdma link, rdma dev, show_counters, mlnx_qos, ethtool -S, mlxfwmanager, ethtool -i, ethtool IFACE, ibportstate, ibv_devices) was recognised");
+                + "ibdev2netdev, rdma link, rdma dev, rdma res, show_counters, mlnx_qos, ethtool -S, mlxfwmanager, ethtool -i, ethtool IFACE, ibportstate, ibv_devices, mst status) was recognised");
         assertThat(r.err().lines().count()).as("one line, no stack trace").isEqualTo(1);
     }
 

@@ -14,6 +14,7 @@ public enum RdmaKind {
     IBDEV2NETDEV("ibdev2netdev", "ibdev2netdev"),
     RDMA_LINK("rdma link", "rdma link (iproute2)"),
     RDMA_DEV("rdma dev", "rdma dev (iproute2)"),
+    RDMA_RES("rdma res", "rdma res (iproute2: QPs, CQs, MRs, CM IDs per device; known, not read)"),
     SHOW_COUNTERS("show_counters", "show_counters (hw_counters per port)"),
     MLNX_QOS("mlnx_qos", "mlnx_qos -i IFACE"),
     ETHTOOL("ethtool -S", "ethtool -S IFACE"),
@@ -22,6 +23,7 @@ public enum RdmaKind {
     ETHTOOL_LINK("ethtool IFACE", "ethtool IFACE (link settings: speed, duplex, port type, link detected)"),
     IBPORTSTATE("ibportstate", "ibportstate LID PORT (a port's PortInfo: link state, width, speed, LIDs)"),
     IBV_DEVICES("ibv_devices", "ibv_devices (device names and node GUIDs; no port state)"),
+    MST_STATUS("mst status", "mst status -v (per PCI function: device type, PCI address, RDMA device, net devices; no port state)"),
     IP("ip", "ip addr or ip link (each net device's MTU and state)");
 
     private final String key;

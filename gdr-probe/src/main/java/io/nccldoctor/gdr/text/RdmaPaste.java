@@ -144,14 +144,14 @@ public record RdmaPaste(String source, List<Section> sections, RdmaDevices rdma,
 
     /**
      * Whether a section opened with a line only its tool prints ("hca_id:", "CA '…'", "Infiniband device '…' port N
-     * status:", show_gids' or ibv_devices' header): the text holds that tool's output, whatever else surrounds it.
+     * status:", show_gids', ibv_devices' or mst status -v's header): the text holds that tool's output, whatever else surrounds it.
      */
     public boolean headed() {
         return sections.stream().anyMatch(s -> HEADED.contains(s.kind()));
     }
 
     private static final Set<RdmaKind> HEADED = EnumSet.of(RdmaKind.IBV_DEVINFO, RdmaKind.IBSTAT, RdmaKind.IBSTATUS,
-            RdmaKind.SHOW_GIDS, RdmaKind.IBV_DEVICES);
+            RdmaKind.SHOW_GIDS, RdmaKind.IBV_DEVICES, RdmaKind.MST_STATUS);
 
     /** The tools whose output was recognised, each once, in order of first appearance. */
     public List<RdmaKind> kinds() {

@@ -30,6 +30,7 @@ public final class RdmaTextReader {
             new Shape(RdmaKind.IBSTATUS, (l, c) -> IbstatusReader.OPENS.matcher(l).matches(), (f, c) -> new IbstatusReader(f)),
             new Shape(RdmaKind.SHOW_GIDS, (l, c) -> ShowGidsReader.OPENS.matcher(l).matches(), ShowGidsReader::new),
             new Shape(RdmaKind.IBDEV2NETDEV, (l, c) -> Ibdev2netdevReader.ROW.matcher(l).matches(), (f, c) -> new Ibdev2netdevReader(f)),
+            new Shape(RdmaKind.RDMA_RES, (l, c) -> RdmaToolReader.RES.matcher(l).matches(), (f, c) -> new RdmaToolReader(f)),
             new Shape(RdmaKind.RDMA_LINK, (l, c) -> RdmaToolReader.LINK.matcher(l).matches(), (f, c) -> new RdmaToolReader(f)),
             new Shape(RdmaKind.RDMA_DEV, (l, c) -> RdmaToolReader.DEV.matcher(l).matches(), (f, c) -> new RdmaToolReader(f)),
             new Shape(RdmaKind.IP, (l, c) -> IpReader.DEVICE.matcher(l).matches(), (f, c) -> new IpReader(f)),
@@ -43,12 +44,20 @@ public final class RdmaTextReader {
             new Shape(RdmaKind.ETHTOOL_INFO, (l, c) -> EthtoolInfoReader.OPENS.matcher(l).matches(), EthtoolInfoReader::new),
             new Shape(RdmaKind.ETHTOOL_LINK, (l, c) -> EthtoolLinkReader.OPENS.matcher(l).matches(), (f, c) -> new EthtoolLinkReader(f)),
             new Shape(RdmaKind.IBPORTSTATE, (l, c) -> IbportstateReader.opens(l), (f, c) -> new IbportstateReader(f)),
-            new Shape(RdmaKind.IBV_DEVICES, (l, c) -> IbvDevicesReader.OPENS.matcher(l).matches(), (f, c) -> new IbvDevicesReader(f)));
+            new Shape(RdmaKind.IBV_DEVICES, (l, c) -> IbvDevicesReader.OPENS.matcher(l).matches(), (f, c) -> new IbvDevicesReader(f)),
+            new Shape(RdmaKind.MST_STATUS, (l, c) -> MstStatusReader.OPENS.matcher(l).matches(), (f, c) -> new MstStatusReader(f)));
 
     /** `echo 106 > /sys/class/infiniband/mlx5_2/tc/1/traffic_class`, MLNX_OFED's per-port default traffic class. */
     private static final Pattern TC_WRITE = Pattern.compile("echo\\s+(\\d+)\\s*>\\s*/sys/class/infiniband/([\\w.-]+)/tc/(\\d+)/traffic_class");
     /** `echo "RoCE v1" > /sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_mode`: rdma_cm's default changed by hand. */
     private static final Pattern CM_WRITE = Pattern.compile("echo\\s+(?:-n\\s+)?(\"[^\"]*\"|'[^']*'|\\S+)\\s*>\\s*(/sys/kernel/config/rdma_cm/\\S+)");
+
+    /**
+     * libibverbs' own warnings on stderr (rdma-core libibverbs/init.c; printed always by libibverbs 1.x, only with
+     * IBV_SHOW_WARNINGS since rdma-core): a kernel verbs device no userspace provider claimed, a provider that did not load.
+     */
+    private static final Pattern LIBIBVERBS = Pattern.compile("^libibverbs: Warning: (?:no userspace device-specific driver found for (\\S+)"
+            + "|couldn't load driver '([^']+)'.*|(.*))$");
 
     private final String source;
     private final PasteFacts facts = new PasteFacts();
@@ -124,6 +133,12 @@ public final class RdmaTextReader {
             skipped++;
             return;
         }
+        Matcher warning = LIBIBVERBS.matcher(t);
+        if (warning.matches()) {
+            facts.notes.add(libibverbsNote(warning, n));
+            known++;
+            return;
+        }
         Optional<Shape> shape = SHAPES.stream().filter(s -> s.opens().test(line, command)).findFirst();
         if (shape.isPresent() && shape.get().kind() != kind) {
             close();
@@ -151,6 +166,17 @@ public final class RdmaTextReader {
             }
             case FOREIGN -> unread.add(new RdmaPaste.Unread(n, line));
         }
+    }
+
+    private static String libibverbsNote(Matcher w, int n) {
+        if (w.group(1) != null) {
+            return "libibverbs found " + w.group(1) + " and no userspace driver for it (line " + n + "): the kernel has that verbs device, "
+                    + "but no rdma-core provider for its driver is installed or matches it, so ibv_devinfo, perftest and NCCL do not list it";
+        }
+        if (w.group(2) != null) {
+            return "libibverbs could not load its provider '" + w.group(2) + "' (line " + n + "): devices of that driver are not listed";
+        }
+        return "libibverbs warned (line " + n + "): " + w.group(3);
     }
 
     private void close() {

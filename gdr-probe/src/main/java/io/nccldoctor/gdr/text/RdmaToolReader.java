@@ -21,6 +21,14 @@ final class RdmaToolReader implements SectionReader {
 
     static final Pattern LINK = Pattern.compile("^\\s*(?:link\\s+|\\d+/\\d+:\\s+)([\\w.-]+)/(\\d+):?\\s+(.*?)\\s*$");
     static final Pattern DEV = Pattern.compile("^\\s*\\d+:\\s+([\\w.-]+):\\s+(node_type\\s.*?)\\s*$");
+    /**
+     * `rdma res` (rdma/res*.c): a summary per device ("0: mlx5_0: pd 4 cq 5 qp 3 cm_id 0 mr 0 ctx 0"), or one row per
+     * object, opened "link mlx5_0/1" when the object is bound to a port and "dev mlx5_0" when not, its number next
+     * ("lqpn 1 type GSI state RTS …", "cm-idn 0 state LISTEN …", "cqn 0 cqe 1023 …", "mrn 4 …", "pdn 3 …"). A QP row
+     * has the shape of an `rdma link` line, but its "state" is the queue pair's (RTS, ERR), not the port's.
+     */
+    static final Pattern RES = Pattern.compile("^\\s*(?:(?:link\\s+[\\w.-]+/\\d+|dev\\s+[\\w.-]+)\\s+(?:lqpn|rqpn|cm-idn|cqn|mrn|pdn|ctxn|srqn)\\s"
+            + "|\\d+:\\s+[\\w.-]+:\\s+(?:pd|cq|qp|cm_id|mr|ctx|srq)\\s+\\d+\\b).*$");
 
     /** The port attributes nldev sends for InfiniBand (and Omni-Path) ports only. */
     private static final Set<String> IB_ONLY = Set.of("subnet_prefix", "lid", "sm_lid", "lmc");
@@ -33,7 +41,7 @@ final class RdmaToolReader implements SectionReader {
 
     @Override
     public Verdict read(String line, Slot.Line at) {
-        if (line.strip().startsWith("caps: <")) {
+        if (line.strip().startsWith("caps: <") || RES.matcher(line).matches()) {
             return Verdict.KNOWN;
         }
         Matcher link = LINK.matcher(line);
@@ -68,6 +76,12 @@ final class RdmaToolReader implements SectionReader {
         }
         List<String> unknown = new ArrayList<>();
         for (String[] p : kv) {
+            if (p[1].equals("UNKNOWN") && (p[0].equals("state") || p[0].equals("physical_state"))) {
+                // rdma/link.c prints UNKNOWN for a value outside its table of names: the kernel's value is not in the text
+                (p[0].equals("state") ? port.state : port.phys).unknown("rdma link printed " + p[0] + " UNKNOWN, its word for a value "
+                        + "outside its table of names", at);
+                continue;
+            }
             switch (p[0]) {
                 case "state" -> PortFiles.read(port, "state", p[1], at, facts.notes);
                 case "physical_state" -> PortStates.rdmaToolPhys(p[1]).ifPresentOrElse(s -> port.phys.set(s, at, facts.notes),

@@ -19,6 +19,8 @@ final class Slot<T> {
     private T value;
     private Line from;
     private String failure;
+    /** Why the text holds no value though it printed the field: the tool's own word for "not known". */
+    private String unknown;
 
     /** @param what the fact's name in notes: "mlx5_0 port 1 state" */
     Slot(String what) {
@@ -42,6 +44,13 @@ final class Slot<T> {
         }
     }
 
+    /** The tool printed the field as not known (rdma link's "UNKNOWN"): absent with that reason, not a value misread. */
+    void unknown(String why, Line at) {
+        if (value == null && unknown == null) {
+            unknown = why + " (" + at + ")";
+        }
+    }
+
     boolean isSet() {
         return value != null;
     }
@@ -59,7 +68,7 @@ final class Slot<T> {
         if (value != null) {
             return Fact.of(value);
         }
-        return failure != null ? Fact.error(failure) : Fact.absent(absentReason);
+        return failure != null ? Fact.error(failure) : Fact.absent(unknown != null ? unknown : absentReason);
     }
 
     /** Where a line of the paste came from: "ibstat, line 12". */

@@ -47,7 +47,7 @@ final class Recognisers {
     private static final Map<InputKind, Pattern> COMMANDS = Map.of(
             InputKind.NVIDIA_SMI_TOPO, Pattern.compile(PROMPT + "nvidia-smi\\s+topo\\b"),
             InputKind.PERFTEST, Pattern.compile(PROMPT + "ib_(?:write|read|send|atomic)_(?:bw|lat)\\b"),
-            InputKind.RDMA, Pattern.compile(PROMPT + "(?:ibv_devinfo|ibstat|ibstatus|show_gids|ibdev2netdev|rdma\\s+(?:link|dev)|mlnx_qos"
+            InputKind.RDMA, Pattern.compile(PROMPT + "(?:ibv_devinfo|ibv_devices|ibstat|ibstatus|show_gids|ibdev2netdev|rdma\\s+(?:link|dev|res)|mst\\s+status|mlnx_qos"
                     + "|ethtool\\s+-S|show_counters|mlxfwmanager)\\b"),
             InputKind.LSPCI_TREE, Pattern.compile(PROMPT + "lspci\\s+-\\S*t"),
             InputKind.LSPCI_VERBOSE, Pattern.compile(PROMPT + "lspci\\b(?!\\s+-\\S*t)"));
@@ -161,8 +161,12 @@ final class Recognisers {
         RdmaPaste p = RdmaTextReader.parse(h.lines(), h.source());
         String kinds = p.kinds().stream().map(RdmaKind::key).collect(Collectors.joining(", "));
         // a tool's own header line (hca_id:, CA '…', ibstatus' "Infiniband device … status:") shows the kind however
-        // much unknown text surrounds it; that text is listed as not understood
-        return new Recognition(InputKind.RDMA, p, p.lines().facts() + p.lines().known(), p.lines().notUnderstood(), p.headed(),
+        // much unknown text surrounds it; that text is listed as not understood. The command lines that run an RDMA tool
+        // count as taken, as perftest's own command line does: else a paste of `ibv_devices` and `ibv_devinfo`'s "Failed
+        // to open device" above one perftest error line went to perftest, which took the prompts
+        Pattern tool = COMMANDS.get(InputKind.RDMA);
+        int commands = (int) h.lines().stream().filter(l -> tool.matcher(l).find()).count();
+        return new Recognition(InputKind.RDMA, p, p.lines().facts() + p.lines().known() + commands, p.lines().notUnderstood(), p.headed(),
                 "its " + kinds + " output");
     }
 

@@ -69,7 +69,12 @@ public final class RdmaPortNotActive implements Rule {
                 findings.add(new Finding(INFO.code(), INFO.severity(), p.label(), title + why(port), evidence, remedy(port)));
             }
         }
-        return findings.isEmpty() ? Outcome.pass() : Outcome.flag(findings);
+        // judged in part: a port whose state no tool printed (mst status or ibdev2netdev only, rdma link's UNKNOWN) is said
+        List<String> unread = ports.get().stream().filter(p -> !p.port().state().isValue())
+                .map(p -> p.label() + " (" + p.port().state().fold(v -> "", why -> why) + ")").toList();
+        String left = unread.isEmpty() ? null : unread.size() + " port" + (unread.size() == 1 ? "" : "s") + " whose state was not read, "
+                + "not judged: " + String.join(", ", unread);
+        return left != null ? new Outcome(List.copyOf(findings), left) : findings.isEmpty() ? Outcome.pass() : Outcome.flag(findings);
     }
 
     /** The remedy for this port: the Disabled case only when its physical state was read as Disabled. */

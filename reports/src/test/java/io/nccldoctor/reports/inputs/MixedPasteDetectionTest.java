@@ -26,7 +26,7 @@ class MixedPasteDetectionTest {
         ParsedInput p = reader.read(RDMA.resolve("mlxfwmanager-spectrum-switch-then-mlxlink.txt"));
         assertThat(p.kind()).isEqualTo(InputKind.RDMA);
         RdmaPaste paste = ((RdmaJudgement) p.model()).paste();
-        int took = paste.lines().facts() + paste.lines().known();
+        int took = paste.lines().facts() + paste.lines().known() + 1; // and the mlxfwmanager command line
         assertThat(p.evidence()).isEqualTo("its mlxfwmanager output after its command line; it took " + took + " of "
                 + (took + paste.lines().notUnderstood()) + " lines, the others are listed as not understood");
         assertThat(paste.adapters()).singleElement().satisfies(a -> assertThat(a.fw().get()).isEqualTo("13.1703.0000"));
