@@ -47,7 +47,7 @@ final class PerftestReader {
             "Conflicting CPU frequency", "Changing to active mtu", "inline size set to 0",
             "Min msg size for RawEth");
     /** perftest's informational lines: nothing in them for the result. */
-    private static final List<String> KNOWN = List.of("*", "---", "local address:", "remote address:", "GID:", "initializing CUDA",
+    private static final List<String> KNOWN = List.of("---", "local address:", "remote address:", "GID:", "initializing CUDA",
             "Listing all CUDA devices", "creating CUDA Ctx", "making it the current CUDA Ctx", "CUDA device integrated:", "destroying current CUDA Ctx",
             "deallocating", "Waiting for client rdma_cm QP to connect", "Please run the same command", "Picking GPU number", "Using data direct device",
             "stopping CUDA gpu touch", "Starting GPU touching", "Test with events", "MultiCast runs on UD", "#, usec", "#, cycles",
@@ -343,7 +343,8 @@ final class PerftestReader {
             recognised = true; // write_bw.c:121 and every other ib_* main: only perftest's server prints it
             return true;
         }
-        return KNOWN.stream().anyMatch(s::startsWith) || s.matches("\\[pid = \\d+, dev = \\d+].*");
+        // the banner's frame is asterisks alone; a paster's "*** Server Side ***" is no line of perftest's
+        return KNOWN.stream().anyMatch(s::startsWith) || s.matches("\\*+") || s.matches("\\[pid = \\d+, dev = \\d+].*");
     }
 
     /** The GPU whose memory the test used, or why none is named. */

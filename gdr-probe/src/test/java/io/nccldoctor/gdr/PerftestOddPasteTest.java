@@ -66,4 +66,33 @@ class PerftestOddPasteTest {
         assertThat(p.rows()).singleElement().satisfies(r -> assertThat(r.average()).isEqualTo(98.02));
         assertThat(p.notUnderstood()).isEmpty();
     }
+
+    /**
+     * A guide's block framing the server's banner and the client's run with its own '*** Server Side ***' lines: those are
+     * no perftest lines (listed), and the banner with a one-way test's TX depth line is two sides, not the server.
+     */
+    @Test
+    void annotatedServerAndClientShowNoSingleSide() throws IOException {
+        PerftestOutput p = parse("perftest-send-lat-rxe-rdma-cm-server-and-client-annotated.txt");
+        assertThat(p.role().isValue()).as("banner and TX depth are two sides").isFalse();
+        assertThat(p.role().reason()).contains("both sides");
+        assertThat(p.notUnderstood()).hasSize(2).allMatch(l -> l.contains("Side - Server"));
+        assertThat(p.latencyRows()).singleElement().satisfies(r -> {
+            assertThat(r.avgUs().get()).isEqualTo(10.23);
+            assertThat(r.p999Us().get()).isEqualTo(725.77);
+        });
+    }
+
+    /** The same guide's latency server alone: banner, RX depth, the rdma_cm lines, and the tab-separated row. */
+    @Test
+    void aLatencyServerOnRdmaCmIsTheServer() throws IOException {
+        PerftestOutput p = parse("perftest-send-lat-rxe-ipv6-rdma-cm-server-prompt.txt");
+        assertThat(p.role().get()).isEqualTo("server");
+        assertThat(p.notUnderstood()).isEmpty();
+        assertThat(p.latencyRows()).singleElement().satisfies(r -> {
+            assertThat(r.minUs().get()).isEqualTo(4.06);
+            assertThat(r.stdevUs().get()).isEqualTo(0.88);
+            assertThat(r.p99Us().get()).isEqualTo(11.58);
+        });
+    }
 }
