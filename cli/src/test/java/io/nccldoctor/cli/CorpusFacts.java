@@ -142,6 +142,8 @@ final class CorpusFacts {
         k.put("corpus/nccl-log/nccl-log-socket-finalize-accept-6-processes-proxy-lines.txt\tprocesses", "four of the six processes "
                 + "print only proxy connection and P2P channel lines, counted without looking up their prefix (as above): the two "
                 + "whose WARN lines are read are counted, and the output says which lines it looked at");
+        k.put("corpus/nccl-tests/nccl-tests-2.19.6-gb300-4gpu-trimmed-columns-out-of-place-only.txt\twrongColumn", "the trimmed header has no "
+                + "#wrong column; the JSON's columns list still names the #wrong layout (errorColumn false) instead of saying none");
         return k;
     }
 

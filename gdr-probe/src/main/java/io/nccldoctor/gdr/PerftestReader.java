@@ -47,7 +47,7 @@ final class PerftestReader {
             "Conflicting CPU frequency", "Changing to active mtu", "inline size set to 0",
             "Min msg size for RawEth");
     /** perftest's informational lines: nothing in them for the result. */
-    private static final List<String> KNOWN = List.of("*", "---", "local address:", "remote address:", "GID:", "initializing CUDA",
+    private static final List<String> KNOWN = List.of("---", "local address:", "remote address:", "GID:", "initializing CUDA",
             "Listing all CUDA devices", "creating CUDA Ctx", "making it the current CUDA Ctx", "CUDA device integrated:", "destroying current CUDA Ctx",
             "deallocating", "Waiting for client rdma_cm QP to connect", "Please run the same command", "Picking GPU number", "Using data direct device",
             "stopping CUDA gpu touch", "Starting GPU touching", "Test with events", "MultiCast runs on UD", "#, usec", "#, cycles",
@@ -65,6 +65,11 @@ final class PerftestReader {
     private static final String SQ_TOO_BIG = "Requested SQ size might be too big";
     private static final String QP_TOO_BIG = "Requested QP size might be too big";
     private static final Pattern TX_DEPTH_NOTE = Pattern.compile("^Current TX depth is (\\d+) and\\s+inline size is (\\d+)\\s*\\.?$");
+    /**
+     * ctx_set_max_inline (perftest_resources.c) when ib_dev_name() knows no such HCA (rxe, pib, qib, hns...): perftest
+     * sends without inline data from then on, inline size 0. On stderr, so other stderr text can follow on its line.
+     */
+    private static final String NO_INLINE = "Device not recognized to implement inline feature";
     /** Every *_bw.c and *_lat.c main after parser() failed (write_bw.c:72): the line above it says why. */
     private static final String PARSER_EXIT = "Parser function exited with Error";
 
@@ -97,6 +102,10 @@ final class PerftestReader {
     private final PerftestRawEthernet raw = new PerftestRawEthernet();
     private int samples;
     private int titles;
+    /** Result tables begun ('#bytes' header lines), to tell several runs' tables pasted under one title. */
+    private int tables;
+    /** Rows whose cells a paste set in Markdown bold ("**5544.28**", perftest#65): read without the marks, and said. */
+    private int boldRows;
     private boolean recognised;
     /** Lines in perftest's own wording (its warnings, its GPU lines). */
     private int ownLines;
@@ -122,6 +131,10 @@ final class PerftestReader {
                     + "table, no perftest error, no waiting banner"
                     + (commands.isEmpty() ? "" : ", only the command line " + commands.get(0).program())
                     + "); give the output of ib_write_bw, ib_read_bw, ib_send_bw or an ib_*_lat test");
+        }
+        peakNotMeasured();
+        if (boldRows > 0) {
+            warnings.add(boldRows + " result rows with cells set in Markdown bold ('**'): read without the marks, the figures as printed");
         }
         if (samples > 0) {
             warnings.add(samples + " per-iteration latency samples (-U or -H) not read: the table row summarises them");
@@ -162,6 +175,10 @@ final class PerftestReader {
         } else if (PerftestTable.isHeader(s)) {
             table = PerftestTable.of(s);
             recognised = true;
+            if (++tables == 2 && titles < 2) {
+                warnings.add("more than one result table in this text (a second '#bytes' header, line " + number + ") under "
+                        + (titles == 0 ? "no test title" : "one test title") + ": several runs pasted together; their rows are read as one list");
+            }
             if (table == null) {
                 skipped.add(source + ":" + number + ": " + s + " (a table header with columns perftest does not print)");
             } else if (table.bandwidth()) {
@@ -175,6 +192,9 @@ final class PerftestReader {
             queueSize(s, number);
         } else if (completion.line(s, errors)) {
             recognised = true;
+        } else if (s.startsWith(NO_INLINE)) {
+            warnings.add(s + " (perftest does not know this HCA, so it sends without inline data: inline size 0, ctx_set_max_inline)");
+            ownLines++;
         } else if (WARNINGS.stream().anyMatch(s::contains)) {
             warnings.add(s);
             ownLines++;
@@ -216,6 +236,19 @@ final class PerftestReader {
         }
     }
 
+    /**
+     * A BW peak of 0.00 beside a positive average is no measurement: with -D (duration) or -N (--noPeak) perftest sets
+     * noPeak and prints the peak it never took as 0 (perftest_parameters.c parser: "WARNING: BW peak won't be measured
+     * in this run" for -D). Said once, unless that warning is already in the text.
+     */
+    private void peakNotMeasured() {
+        long zero = rows.stream().filter(r -> r.peak() == 0 && r.average() > 0).count();
+        if (zero > 0 && warnings.stream().noneMatch(w -> w.contains("BW peak won't be measured"))) {
+            warnings.add("BW peak 0.00 in " + zero + (zero == 1 ? " row" : " rows") + " with a positive average: perftest did not measure "
+                    + "the peak (-D duration or -N --noPeak), so that column is no figure");
+        }
+    }
+
     /** The parser's reason is the line just above, which no other reading took: it moves from not understood to the error. */
     private void parserExit() {
         recognised = true;
@@ -227,26 +260,26 @@ final class PerftestReader {
         errors.add(PerftestOutput.meaning(why + ": perftest's parser rejected the command line ('" + PARSER_EXIT + "'), nothing ran"));
     }
 
-    private void row(String s, int number) {
+    private void row(String line, int number) {
+        String s = line.replace("**", "");
         Map<String, Double> cells = table.cells(s);
         if (cells == null) {
-            skipped.add(source + ":" + number + ": " + s + " (" + table.misfit(s) + ")");
+            skipped.add(source + ":" + number + ": " + line + " (" + table.misfit(s) + ")");
             return;
         }
+        boolean read = false;
         if (table.latency()) {
             PerftestOutput.LatencyRow r = table.latencyRow(cells);
-            if (r != null) {
-                latencyRows.add(r);
-                return;
-            }
+            read = r != null && latencyRows.add(r);
         } else if (table.bandwidth()) {
             PerftestOutput.Row r = table.bandwidthRow(cells);
-            if (r != null) {
-                rows.add(r);
-                return;
-            }
+            read = r != null && rows.add(r);
         }
-        skipped.add(source + ":" + number + ": " + s + " (a row of a table this reader does not read: " + String.join(" ", table.columns()) + ")");
+        if (!read) {
+            skipped.add(source + ":" + number + ": " + line + " (a row of a table this reader does not read: " + String.join(" ", table.columns()) + ")");
+        } else if (!s.equals(line)) {
+            boldRows++;
+        }
     }
 
     /** The --use_cuda lines: the device list, the pick, the device name, the allocation and how it was registered. */
@@ -310,7 +343,8 @@ final class PerftestReader {
             recognised = true; // write_bw.c:121 and every other ib_* main: only perftest's server prints it
             return true;
         }
-        return KNOWN.stream().anyMatch(s::startsWith) || s.matches("\\[pid = \\d+, dev = \\d+].*");
+        // the banner's frame is asterisks alone; a paster's "*** Server Side ***" is no line of perftest's
+        return KNOWN.stream().anyMatch(s::startsWith) || s.matches("\\*+") || s.matches("\\[pid = \\d+, dev = \\d+].*");
     }
 
     /** The GPU whose memory the test used, or why none is named. */

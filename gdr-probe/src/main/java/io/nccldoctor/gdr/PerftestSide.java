@@ -25,6 +25,11 @@ final class PerftestSide {
         if (said.size() == 1) {
             return Fact.of(said.get(0));
         }
+        boolean bidirectional = test.isValue() && test.get().contains("Bidirectional");
+        if (banner && header.containsKey("TX depth") && !bidirectional) {
+            return Fact.absent("the waiting banner is a server's, the TX depth line a client's (one-way tests print it on the client "
+                    + "only): both sides pasted together, no single side");
+        }
         if (banner) {
             return Fact.of("server");
         }
@@ -41,7 +46,6 @@ final class PerftestSide {
         if (header.isEmpty()) {
             return Fact.absent("no header block and no waiting banner to tell the side" + command);
         }
-        boolean bidirectional = test.isValue() && test.get().contains("Bidirectional");
         if (header.containsKey("TX depth")) {
             return bidirectional ? Fact.absent("a bidirectional test prints TX depth on both sides, and no waiting banner was pasted" + command)
                     : Fact.of("client");

@@ -200,7 +200,8 @@ public record NcclTestsOutput(Fact<String> testsVersion, Fact<String> ncclHeader
         if (outOfBoundsOk.isValue() && !outOfBoundsOk.get()) {
             why.add("the footer says 'Out of bounds values : " + outOfBounds.fold(String::valueOf, r -> "?") + " FAILED'");
         }
-        errors.forEach(e -> why.add("nccl-tests printed NCCL's last error: " + e));
+        // "# error:" lines carry NCCL's last error; nccl-tests' own failure lines come worded (NcclTestsFailures)
+        errors.forEach(e -> why.add(e.startsWith("nccl-tests stopped") ? e : "nccl-tests printed NCCL's last error: " + e));
         return why;
     }
 

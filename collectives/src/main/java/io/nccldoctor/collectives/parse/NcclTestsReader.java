@@ -50,6 +50,8 @@ final class NcclTestsReader {
      */
     private static final Pattern VERSION = Pattern.compile(
             "(?:^|#)\\s*(nccl|rccl)-tests version (\\S+(?: \\([^)]*\\))?) \\1-headers=(\\d{1,9}) \\1-library=(\\d{1,9})");
+    /** The same line ending after the version (a paste trimmed or cut there): the library codes are not in the text. */
+    private static final Pattern VERSION_ONLY = Pattern.compile("^#?\\s*(nccl|rccl)-tests version (\\d+\\.\\d+\\.\\d+\\S*)\\s*$");
     /**
      * rccl-tests' older header line instead (src/common.cu, 2024: PRINT("rccl-tests: Version %s\\n", rcclTestsGitHash)):
      * "rccl-tests: Version develop:83d38d9", "Version Unknown" when built outside its build; some builds print "rcccl-tests".
@@ -143,6 +145,7 @@ final class NcclTestsReader {
     private Fact<NcclTestsCommand> command = Fact.absent("no command line in the text");
     private final Set<String> warnings = new LinkedHashSet<>();
     private final List<String> errors = new ArrayList<>();
+    private final NcclTestsFailures failureLines = new NcclTestsFailures();
     private int rankZero;
     /** True once the footer ("Out of bounds values", "Avg bus bandwidth") was read: a later command or sweep is another run's. */
     private boolean footerSeen;
@@ -314,6 +317,7 @@ final class NcclTestsReader {
                     + "at its '|' into the cells of the plain table and read by the same column header");
         }
         inPlaceErrorWarning();
+        errors.addAll(failureLines.errors());
         return new NcclTestsOutput(version, headers, library, test, devices, errorColumn, rows, oob, oobOk, avg, avgOk, info, skipped,
                 parameters, command, columns, List.copyOf(warnings), errors, tool);
     }
@@ -349,7 +353,7 @@ final class NcclTestsReader {
             if (!library.isValue() && v.find()) {
                 library = Fact.of(v.group(1)); // the library's own banner, printed by NCCL_DEBUG=INFO in the same run
             }
-        } else if (!header(t) && !footer(t) && !table(t, number) && !t.equals("#")
+        } else if (!header(t) && !footer(t) && !failureLines.line(t) && !table(t, number) && !t.equals("#")
                 && KNOWN.stream().noneMatch(k -> t.replaceFirst("^#\\s*", "").startsWith(k)) && !commandLine(t)) {
             skipped.add(source + ":" + number + ": " + t);
         }
@@ -365,6 +369,13 @@ final class NcclTestsReader {
             version = Fact.of(m.group(2));
             headers = Fact.of(NativeCalls.ncclVersion(Integer.parseInt(m.group(3))));
             library = Fact.of(NativeCalls.ncclVersion(Integer.parseInt(m.group(4))));
+        } else if ((m = VERSION_ONLY.matcher(t)).matches()) {
+            tool = m.group(1) + "-tests";
+            toolNamed = true;
+            version = Fact.of(m.group(2));
+            String why = "the '# " + m.group(1) + "-tests version' line ends after the version (trimmed or cut): no " + m.group(1) + "-headers";
+            headers = Fact.absent(why);
+            library = library.isValue() ? library : Fact.absent(why.replace("-headers", "-library"));
         } else if ((m = RCCL_VERSION.matcher(bare)).matches()) {
             tool = "rccl-tests";
             toolNamed = true;
