@@ -150,6 +150,9 @@ final class CorpusFacts {
                 + "(as above; the Init COMPLETE line is read for its communicator, not its process): none is counted");
         k.put("corpus/nccl-log/nccl-log-2.26.2-sglang-tp-prefix-ipv6-bootstrap-elided-sglang7478.txt\tprocesses", "pid 277 prints "
                 + "only 'Connected all trees', counted without looking up its prefix (as above): 2 of the 3 are counted");
+        k.put("corpus/nccl-log/nccl-log-jax-xla-comminitrank-system-error-last-warning-jax22747.txt\tprocesses", "the one process "
+                + "prints only error chain lines ('file.cc:N -> 2'), which are read per thread for the chains and counted without "
+                + "looking up their process (as above): none is counted");
         return k;
     }
 
