@@ -142,8 +142,17 @@ final class CorpusFacts {
         k.put("corpus/nccl-log/nccl-log-socket-finalize-accept-6-processes-proxy-lines.txt\tprocesses", "four of the six processes "
                 + "print only proxy connection and P2P channel lines, counted without looking up their prefix (as above): the two "
                 + "whose WARN lines are read are counted, and the output says which lines it looked at");
-        k.put("corpus/nccl-tests/nccl-tests-2.19.6-gb300-4gpu-trimmed-columns-out-of-place-only.txt\twrongColumn", "the trimmed header has no "
-                + "#wrong column; the JSON's columns list still names the #wrong layout (errorColumn false) instead of saying none");
+        k.put("corpus/nccl-log/nccl-log-quoted-8-processes-pxn0-gdr1-assigned-net-plugin-msswift6107.txt\tprocesses", "six of the "
+                + "eight processes print only 'Connected all rings …', 'Comm config …' or P2P channel lines, which are counted "
+                + "without looking up their prefix (as above): the two whose 'Assigned NET plugin' lines are read are counted");
+        k.put("corpus/nccl-log/nccl-log-tuner-plugin-v4-init-timings-alloc-nccltests319.txt\tprocesses", "the three processes "
+                + "print only 'Init timings', 'TUNER/Plugin' and Init COMPLETE lines, counted without looking up their prefix "
+                + "(as above; the Init COMPLETE line is read for its communicator, not its process): none is counted");
+        k.put("corpus/nccl-log/nccl-log-2.26.2-sglang-tp-prefix-ipv6-bootstrap-elided-sglang7478.txt\tprocesses", "pid 277 prints "
+                + "only 'Connected all trees', counted without looking up its prefix (as above): 2 of the 3 are counted");
+        k.put("corpus/nccl-log/nccl-log-jax-xla-comminitrank-system-error-last-warning-jax22747.txt\tprocesses", "the one process "
+                + "prints only error chain lines ('file.cc:N -> 2'), which are read per thread for the chains and counted without "
+                + "looking up their process (as above): none is counted");
         return k;
     }
 

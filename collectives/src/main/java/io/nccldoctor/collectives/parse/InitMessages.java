@@ -17,9 +17,11 @@ final class InitMessages {
 
     /**
      * "NCCL_NET_GDR_LEVEL set by environment to PHB" (ncclGetLevel: the level's name), "NCCL_IB_DISABLE set by environment
-     * to 0." (ncclLoadParam: a number and a full stop), "NCCL_SOCKET_IFNAME set by environment to en" (a string as given).
+     * to 0." (ncclLoadParam: a number and a full stop), "NCCL_SOCKET_IFNAME set by environment to en" (a string as given),
+     * and the IB transport's own echo of its device filter, "NCCL_IB_HCA set to mlx5" (src/transport/net_ib.cc,
+     * ncclIbInit: INFO(NCCL_NET|NCCL_ENV, "NCCL_IB_HCA set to %s"), 2.4 to 2.30).
      */
-    private static final Pattern ENV = Pattern.compile("^(NCCL_\\w+) set by environment to (.*?)\\s*$");
+    private static final Pattern ENV = Pattern.compile("^(NCCL_\\w+) set (?:by environment )?to (.*?)\\s*$");
     private static final Pattern PARAM = Pattern.compile("-?\\d+\\.");
 
     static Optional<Map.Entry<String, String>> environment(String message) {

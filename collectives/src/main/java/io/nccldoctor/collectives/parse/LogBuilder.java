@@ -200,6 +200,10 @@ final class LogBuilder extends BlockScanner {
             version(line, first);
         } else if (line.startsWith(TorchNcclErrors.WORDS, first) && line.lastIndexOf('`', first) < 0) {
             torchError(line); // PyTorch's DistBackendError for a failed NCCL call; after a backtick it is Markdown quoting it
+        } else if (line.startsWith(TorchNcclErrors.XLA_WORDS, first) && line.indexOf(" failed: ", first) > 0
+                && line.lastIndexOf('`', first) < 0) {
+            String t = text(line); // XLA's status for a failed NCCL call (JAX, TensorFlow); after a backtick, Markdown quoting it
+            torchErrors.readXla(t, t.indexOf(TorchNcclErrors.XLA_WORDS), t.strip());
         }
     }
 

@@ -124,7 +124,7 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
      * @param started            communicators started ("Init START"), by size; those completed are communicatorSizes
      * @param nodes              "nRanks 16 nNodes 2" lines (2.20 and later), by node count
      * @param busIds             the GPUs' PCI bus ids as NCCL prints them ("1c000"), each distinct one (at most 1024)
-     * @param environment        "NCCL_… set by environment to …": each variable with its distinct values (at most 8)
+     * @param environment        "NCCL_… set by environment to …" (and net_ib.cc's "NCCL_IB_HCA set to …"): each variable with its distinct values (at most 8)
      * @param symbolFailures     the first lines saying a verbs symbol is missing ("dlvsym failed on ibv_reg_dmabuf_mr …")
      * @param symbolFailureCount how many such lines
      */
@@ -433,8 +433,13 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
      * @param lastError NCCL's last error (its last WARN's text): on the same line (a flattened block), or on the line after
      *                  "Last error:" within the lines that follow; "" when the text holds neither
      * @param line      the line as written
+     * @param framework   the framework that made the call and printed the error: "PyTorch", or "XLA" (JAX, TensorFlow:
+     *                    "…/nccl_utils.cc:305: NCCL operation ncclCommInitRank(…) failed: …", {@link TorchNcclErrors#readXla})
+     * @param call        the NCCL call as the framework wrote it ("ncclCommInitRank(&comm, nranks, id, rank)"); "" when
+     *                    the error does not name it (PyTorch's)
      */
-    public record TorchError(String where, int code, String result, String version, String lastError, String line) {
+    public record TorchError(String where, int code, String result, String version, String lastError, String line,
+                             String framework, String call) {
     }
 
     /**

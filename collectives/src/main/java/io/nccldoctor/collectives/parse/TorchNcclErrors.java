@@ -18,10 +18,19 @@ import java.util.List;
  * (either may carry a launcher's rank label). A range of a large file that ends before that line is completed by the
  * next range's first lines ({@link #absorb}). The wording after a backtick on its line is Markdown quoting it (a README,
  * a report), not PyTorch's output, as for {@link TorchWatchdog}.
+ * <p>
+ * XLA (JAX, TensorFlow) says the same of a call it made on one line, "%s:%d: NCCL operation %s failed: %s. Last NCCL
+ * warning(error) log entry (may be unrelated) '%s'." (ToStatus in xla/service/gpu/runtime/nccl_api.cc, nccl_utils.cc
+ * before it; releases before late 2023 print no last warning), behind "INTERNAL: " or inside a longer status ("custom
+ * call 'xla.gpu.all_reduce' failed: …; current tracing scope: …"): read by {@link #readXla}.
  */
 final class TorchNcclErrors {
 
     static final String WORDS = "NCCL error in: ";
+    /** XLA's words for an NCCL call that failed (ToStatus, xla/service/gpu/runtime/nccl_api.cc). */
+    static final String XLA_WORDS = "NCCL operation ";
+    private static final String XLA_FAILED = " failed: ";
+    private static final String XLA_LAST = "Last NCCL warning(error) log entry (may be unrelated) '";
     private static final String VERSION = ", NCCL version ";
     private static final String LAST = "Last error:";
 
@@ -76,11 +85,46 @@ final class TorchNcclErrors {
             ncclVersion = text.substring(version + VERSION.length(), end);
         }
         String last = lastError(text, from);
-        kept.add(new NcclLog.TorchError(where, code(result), result, ncclVersion, last, keptLine));
+        kept.add(new NcclLog.TorchError(where, code(result), result, ncclVersion, last, keptLine, "PyTorch", ""));
         if (last.isEmpty()) {
             looking = LOOK;
             waiting = kept.size() - 1;
         }
+    }
+
+    /**
+     * A line whose first "NCCL " at {@code first} starts XLA's "NCCL operation CALL failed: RESULT": read, with {@code kept}
+     * the line as written. Its source location is the word before (": " ends it), the result ends at ". Last NCCL", at
+     * "; " (the status's tracing scope) or at the line's end, the last warning is quoted up to its last "'.". XLA prints
+     * no NCCL version and nothing on the lines after.
+     */
+    void readXla(String text, int first, String keptLine) {
+        count++;
+        looking = 0;
+        textNext = false;
+        waiting = -1;
+        int failed = text.indexOf(XLA_FAILED, first);
+        if (kept.size() >= NcclLog.KEEP || failed < 0) {
+            return;
+        }
+        int whereEnd = first >= 2 && text.startsWith(": ", first - 2) ? first - 2 : first;
+        int whereStart = text.lastIndexOf(' ', whereEnd - 1) + 1;
+        String where = text.substring(Math.min(whereStart, whereEnd), whereEnd);
+        String call = text.substring(first + XLA_WORDS.length(), failed).strip();
+        int from = failed + XLA_FAILED.length();
+        int lastAt = text.indexOf(XLA_LAST, from);
+        int end = lastAt >= 0 ? lastAt : text.indexOf("; ", from) >= 0 ? text.indexOf("; ", from) : text.length();
+        String result = text.substring(from, end).strip();
+        if (result.endsWith(".")) {
+            result = result.substring(0, result.length() - 1);
+        }
+        String last = "";
+        if (lastAt >= 0) {
+            int start = lastAt + XLA_LAST.length();
+            int close = text.lastIndexOf("'.");
+            last = (close >= start ? text.substring(start, close) : text.substring(start)).strip();
+        }
+        kept.add(new NcclLog.TorchError(where, code(result), result, "", last, keptLine, "XLA", call));
     }
 
     /** Whether the next line is wanted: an error was read without its last error, and its block may still hold it. */
@@ -111,7 +155,8 @@ final class TorchNcclErrors {
     private void complete(String lastError) {
         if (waiting >= 0 && !lastError.isEmpty()) {
             NcclLog.TorchError e = kept.get(waiting);
-            kept.set(waiting, new NcclLog.TorchError(e.where(), e.code(), e.result(), e.version(), lastError, e.line()));
+            kept.set(waiting, new NcclLog.TorchError(e.where(), e.code(), e.result(), e.version(), lastError, e.line(), e.framework(),
+                    e.call()));
         }
         waiting = -1;
     }

@@ -121,7 +121,8 @@ class NcclLogFieldTest {
         NcclLog gin = read("nccl-log-plugin-2.28-gin-could-not-find-nccl1925.txt");
         assertThat(gin.network().chosen()).containsExactly("IB");
         assertThat(gin.network().fallbacks()).isEmpty();
-        assertThat(gin.init().environment()).containsEntry("NCCL_IB_DISABLE", List.of("0")).doesNotContainKey("NCCL_IB_HCA");
+        assertThat(gin.init().environment()).as("net_ib.cc echoes NCCL_IB_HCA as 'set to', without 'by environment'")
+                .containsEntry("NCCL_IB_DISABLE", List.of("0")).containsEntry("NCCL_IB_HCA", List.of("mlx5_0"));
         assertThat(gin.init().busIds()).containsExactly("1901000");
     }
 

@@ -152,7 +152,8 @@ final class Recognisers {
         boolean prefixed = h.lines().stream().anyMatch(l -> NCCL_LINE.matcher(l).find());
         boolean watchdog = !log.watchdogTimeouts().isEmpty() || !log.watchdogHangs().isEmpty() || log.torchErrors().count() > 0;
         String what = nccl > 0 ? (nccl == 1 ? "its NCCL line" : "its " + nccl + " NCCL lines") + (prefixed ? "" : " (without NCCL's line prefix)")
-                : log.torchErrors().count() > 0 ? "PyTorch's 'NCCL error in:' line (DistBackendError)"
+                : log.torchErrors().count() > 0 ? (log.torchErrors().errors().stream().allMatch(e -> "XLA".equals(e.framework()))
+                        ? "XLA's 'NCCL operation … failed:' line" : "PyTorch's 'NCCL error in:' line (DistBackendError)")
                 : log.watchdogTimeouts().isEmpty() ? "PyTorch's NCCL watchdog stuck" : "a PyTorch NCCL watchdog timeout";
         return new Recognition(InputKind.NCCL_LOG, log, nccl, h.nonBlank() - nccl, prefixed || watchdog, what);
     }

@@ -90,13 +90,17 @@ public final class NcclLogText {
     /** PyTorch's DistBackendError lines: the result, the version, and NCCL's last error when the text holds it. */
     private static void torchErrors(NcclLog.TorchErrors t, String indent, StringBuilder out) {
         for (NcclLog.TorchError e : t.errors()) {
-            out.append(indent).append("PyTorch DistBackendError: ").append(e.code() == 0 ? "'" + e.result() + "'" : NcclLog.ErrorChain.codeName(e.code()))
+            boolean xla = "XLA".equals(e.framework());
+            out.append(indent).append(xla ? "XLA NCCL error: " : "PyTorch DistBackendError: ")
+                    .append(e.code() == 0 ? "'" + e.result() + "'" : NcclLog.ErrorChain.codeName(e.code()))
+                    .append(xla ? " from " + e.call() : "")
                     .append(" at ").append(e.where()).append(", NCCL ").append(e.version().isEmpty() ? "version not on the line" : e.version())
-                    .append("; last error: ").append(e.lastError().isEmpty() ? "not in the text (PyTorch prints it on the line after "
-                            + "'Last error:', below its line)" : e.lastError()).append('\n');
+                    .append("; last error: ").append(e.lastError().isEmpty() ? (xla ? "not on the line (XLA before late 2023 does not "
+                            + "print it)" : "not in the text (PyTorch prints it on the line after 'Last error:', below its line)")
+                            : e.lastError()).append('\n');
         }
         if (t.count() > t.errors().size()) {
-            out.append(indent).append("PyTorch DistBackendError lines past the first ").append(t.errors().size()).append(": ")
+            out.append(indent).append("framework NCCL error lines past the first ").append(t.errors().size()).append(": ")
                     .append(t.count() - t.errors().size()).append('\n');
         }
     }

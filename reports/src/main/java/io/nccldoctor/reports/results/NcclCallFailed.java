@@ -26,10 +26,13 @@ public final class NcclCallFailed extends NcclLogRule {
                     + "same of a call it made: 'torch.distributed.DistBackendError: NCCL error in: …ProcessGroupNCCL.cpp:N, "
                     + "unhandled system error (…), NCCL version 2.18.6' is the call's ncclResult_t by NCCL's own text "
                     + "(ncclGetErrorString), followed by PyTorch's gloss ('ncclSystemError: …') and NCCL's last WARN text "
-                    + "after 'Last error:'.",
+                    + "after 'Last error:'. XLA (JAX, TensorFlow) says it on one line: '…/nccl_utils.cc:305: NCCL operation "
+                    + "ncclCommInitRank(&comm, nranks, id, rank) failed: unhandled system error (…). Last NCCL warning(error) log "
+                    + "entry (may be unrelated) '…'.'",
             "the lines 'file.cc:N -> CODE' of each thread (host:pid:tid), the last one ('[Async thread]', '[Progress Thread]', "
                     + "init.cc, group.cc), and the thread's WARN line before them; PyTorch's 'NCCL error in: …' lines (the "
-                    + "result, the NCCL version, and the last error when the block was flattened onto that line)",
+                    + "result, the NCCL version, and the last error when the block was flattened onto that line); XLA's 'NCCL "
+                    + "operation … failed: …' lines (the call, the result, the last warning)",
             "Read the WARN before the chain and the chain's first line, where the error arose: misc/socket.cc and bootstrap.cc "
                     + "are the bootstrap's TCP connections (NCCL_SOCKET_IFNAME, a firewall, an address NCCL cannot use), "
                     + "transport/net_ib.cc the IB devices, a plugin's own lines the plugin. Rerun with NCCL_DEBUG=INFO "
@@ -83,10 +86,14 @@ public final class NcclCallFailed extends NcclLogRule {
         return Optional.of(finding(name, title, evidence));
     }
 
-    /** "an NCCL call failed (PyTorch's DistBackendError) with ncclSystemError (system error), NCCL 2.18.6". */
+    /**
+     * "an NCCL call failed (PyTorch's DistBackendError) with ncclSystemError (system error), NCCL 2.18.6", or for XLA's
+     * error "an NCCL call failed (XLA: ncclCommInitRank) with …".
+     */
     private static String torchTitle(NcclLog.TorchErrors torch) {
         long n = torch.count();
-        String head = n == 1 ? "an NCCL call failed (PyTorch's DistBackendError)" : n + " NCCL calls failed (PyTorch's DistBackendError)";
+        String said = torch.errors().isEmpty() ? "PyTorch's DistBackendError" : framework(torch.errors().get(0));
+        String head = (n == 1 ? "an NCCL call failed (" : n + " NCCL calls failed (") + said + ")";
         if (torch.errors().isEmpty()) {
             return head;
         }
@@ -109,17 +116,30 @@ public final class NcclCallFailed extends NcclLogRule {
         return evidence;
     }
 
-    /** PyTorch's errors, each with where the last error is when the text does not hold it. */
+    /** "PyTorch's DistBackendError", or "XLA: ncclCommInitRank" (the call XLA names, without its arguments). */
+    private static String framework(NcclLog.TorchError e) {
+        if (!"XLA".equals(e.framework())) {
+            return "PyTorch's DistBackendError";
+        }
+        int paren = e.call().indexOf('(');
+        return "XLA: " + (paren > 0 ? e.call().substring(0, paren) : e.call());
+    }
+
+    /** The frameworks' errors, each with where the last error is when the text does not hold it. */
     private static List<String> torchLines(NcclLog.TorchErrors torch) {
         List<String> lines = new ArrayList<>();
         for (NcclLog.TorchError e : torch.errors()) {
-            lines.add("PyTorch: " + result(e) + " at " + e.where() + ", NCCL " + (e.version().isEmpty() ? "version not on the line" : e.version())
-                    + "; last error: " + (e.lastError().isEmpty() ? "not in the text (PyTorch prints it on the line after 'Last error:', "
-                    + "below its line, which the text does not hold: it is NCCL's last WARN, find it there)" : e.lastError()));
+            boolean xla = "XLA".equals(e.framework());
+            String missing = xla ? "not in the text (XLA releases before late 2023 do not print it: NCCL's last WARN is in its own log)"
+                    : "not in the text (PyTorch prints it on the line after 'Last error:', below its line, which the text does not "
+                    + "hold: it is NCCL's last WARN, find it there)";
+            lines.add(e.framework() + ": " + result(e) + (xla ? " from " + e.call() : "") + " at " + e.where() + ", NCCL "
+                    + (e.version().isEmpty() ? "version not on the line" : e.version())
+                    + "; last error: " + (e.lastError().isEmpty() ? missing : e.lastError()));
             lines.add("its line: " + e.line());
         }
         if (torch.count() > torch.errors().size()) {
-            lines.add(torch.count() - torch.errors().size() + " more DistBackendError lines past the first " + torch.errors().size());
+            lines.add(torch.count() - torch.errors().size() + " more such lines past the first " + torch.errors().size());
         }
         return lines;
     }
