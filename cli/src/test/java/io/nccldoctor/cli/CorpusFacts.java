@@ -496,6 +496,9 @@ final class CorpusFacts {
         if (columns.contains("error") || d.path("errorColumn").asBoolean()) {
             return Optional.of("error");
         }
+        if (!columns.isEmpty()) {
+            return Optional.empty(); // a header without either column: a trimmed table
+        }
         return d.path("rows").isEmpty() ? Optional.empty() : Optional.of("#wrong");
     }
 
