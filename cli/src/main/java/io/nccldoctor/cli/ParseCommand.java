@@ -37,7 +37,7 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "decisions decoded per version, warnings, IB completion errors, watchdog timeouts); rdma (pasted RDMA state: "
                 + "ibv_devinfo with or without -v, ibv_devices, ibstat, ibstatus, show_gids, ibdev2netdev, rdma link and rdma dev, ls -l "
                 + "/sys/class/infiniband, sysfs files printed with their paths, show_counters, mlnx_qos -i IFACE, ethtool -S IFACE, "
-                + "ethtool -i IFACE, ethtool IFACE, mlxfwmanager, ibportstate; "
+                + "ethtool -i IFACE, ethtool IFACE, mlxfwmanager, ibportstate, mst status -v (rdma res rows known, not read); "
                 + "several one after another, with prompts and command lines between them: each recognised by its shape, read into "
                 + "the facts the live RDMA probe records and judged by the same rules; lines not understood are counted and listed); "
                 + "lspci-tree (`lspci -tv`, `-tvnn`, plain `-t`, fragments); lspci-verbose (`lspci -vvv` blocks, a plain listing, "
