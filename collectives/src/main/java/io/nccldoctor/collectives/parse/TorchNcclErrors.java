@@ -113,7 +113,8 @@ final class TorchNcclErrors {
         String call = text.substring(first + XLA_WORDS.length(), failed).strip();
         int from = failed + XLA_FAILED.length();
         int lastAt = text.indexOf(XLA_LAST, from);
-        int end = lastAt >= 0 ? lastAt : text.indexOf("; ", from) >= 0 ? text.indexOf("; ", from) : text.length();
+        int scope = text.indexOf("; ", from);
+        int end = lastAt >= 0 ? lastAt : scope >= 0 ? scope : text.length();
         String result = text.substring(from, end).strip();
         if (result.endsWith(".")) {
             result = result.substring(0, result.length() - 1);
