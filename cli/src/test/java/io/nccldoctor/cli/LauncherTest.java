@@ -111,6 +111,36 @@ class LauncherTest {
     }
 
     @Test
+    void aChangedPomOrADeepSourceRebuilds() throws Exception {
+        executable(bin.resolve("mvn"), "echo \"mvn $*\" >> " + log);
+        age("core/pom.xml", 60);
+        launch();
+        assertThat(calls()).as("a module's pom").startsWith("mvn ");
+        Files.delete(log);
+        age("core/pom.xml", 0);
+        Path deep = root.resolve("core/src/main/java/io/x/y/B.java");
+        Files.createDirectories(deep.getParent());
+        Files.writeString(deep, "x\n");
+        for (Path d = deep.getParent(); !d.equals(root); d = d.getParent()) { // only the source itself is new
+            Files.setLastModifiedTime(d, FileTime.fromMillis(t0));
+        }
+        Files.setLastModifiedTime(deep, FileTime.fromMillis(t0 + 60_000));
+        launch();
+        assertThat(calls()).as("a source five folders down").startsWith("mvn ");
+    }
+
+    @Test
+    void aSourceAddedWithAnOldTimeRebuildsByItsFolder() throws Exception {
+        executable(bin.resolve("mvn"), "echo \"mvn $*\" >> " + log);
+        Path moved = root.resolve("core/src/main/java/C.java"); // as `mv` or `git checkout` may leave it: an old time
+        Files.writeString(moved, "x\n");
+        Files.setLastModifiedTime(moved, FileTime.fromMillis(t0));
+        Files.setLastModifiedTime(moved.getParent(), FileTime.fromMillis(t0 + 60_000));
+        launch();
+        assertThat(calls()).startsWith("mvn ");
+    }
+
+    @Test
     void aStaleJarWithoutMavenRunsAsBuiltWithAWarning() throws Exception {
         age("core/src/main/java/A.java", 60);
         Ran r = launch();

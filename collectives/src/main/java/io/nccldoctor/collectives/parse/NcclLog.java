@@ -173,6 +173,18 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
             return slow;
         }
 
+        // equals, hashCode and toString written out, as the generated ones read: a record's generated methods are linked
+        // through method handles the first time each runs, and for fourteen components toString alone spun about 90
+        // classes at run time (40 ms of every parse that holds a dump, in its serial finish: SystemDumps sorts by it).
+
+        @Override
+        public String toString() {
+            return "SystemDump[maxBw=" + maxBw + ", totalBw=" + totalBw + ", cpus=" + cpus + ", gpus=" + gpus + ", nics=" + nics
+                    + ", nets=" + nets + ", netBandwidths=" + netBandwidths + ", nvlinks=" + nvlinks + ", nvswitches=" + nvswitches
+                    + ", pciLinks=" + pciLinks + ", c2cLinks=" + c2cLinks + ", otherLinks=" + otherLinks + ", complete=" + complete
+                    + ", headerless=" + headerless + "]";
+        }
+
         @Override
         public boolean equals(Object o) {
             return o instanceof SystemDump d && cpus == d.cpus && gpus == d.gpus && nics == d.nics && nets == d.nets

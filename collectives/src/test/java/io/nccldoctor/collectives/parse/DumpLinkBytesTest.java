@@ -71,4 +71,33 @@ class DumpLinkBytesTest {
         }
         assertThat(accepted).as("enough links to mean something").isGreaterThan(10_000);
     }
+
+    /**
+     * A text read again (at another offset in another block, after other texts that share its slot or not) gives what a
+     * reader that never saw it gives, positions included: the remembered texts are the only shortcut.
+     */
+    @Test
+    void aTextReadAgainGivesWhatReadingItGives() {
+        String[] texts = {"+ PCI[48.0] - GPU/0-18000 (0)", "+ NVL[370.8] - NVS/0-0", "+ XGMI[64.0] - GPU/0-2a000 (1)",
+            "+ NET[50.0] - NET/0-0 (0/a87cb10003e1a258/1/50.000000)", "+ PCI[0.2] - PCI/0-1000", "+ PCI[48.0] - GPU/0-18000 (1)",
+            "+ SYS[16.0] - CPU/0-1", "+ PCI[48.0] - GPU/0-18000", "+ C2C[40.0] - CPU/0-0 " + "x".repeat(40), "+ LOC[5000.0] - GPU/0-18000"};
+        Random random = new Random(3);
+        DumpLinkBytes remembering = new DumpLinkBytes();
+        int hits = 0;
+        for (int round = 0; round < 5_000; round++) {
+            String message = texts[random.nextInt(texts.length)];
+            int lead = random.nextInt(24);
+            byte[] text = (" ".repeat(lead) + message + "\n" + "y".repeat(random.nextInt(9))).getBytes(StandardCharsets.ISO_8859_1);
+            ByteWords b = block(text);
+            DumpLinkBytes fresh = new DumpLinkBytes();
+            assertThat(fresh.read(b, lead, lead + message.length())).as(message).isTrue();
+            assertThat(remembering.read(b, lead, lead + message.length())).as(message).isTrue();
+            assertThat(new long[] {remembering.link, remembering.typeKey, remembering.node, remembering.bw, remembering.id,
+                remembering.bwFrom, remembering.bwTo, remembering.typeFrom, remembering.typeTo}).as("[%s] at %d", message, lead)
+                    .containsExactly(fresh.link, fresh.typeKey, fresh.node, fresh.bw, fresh.id, fresh.bwFrom, fresh.bwTo, fresh.typeFrom,
+                            fresh.typeTo);
+            hits += round >= texts.length ? 1 : 0;
+        }
+        assertThat(hits).isPositive();
+    }
 }
