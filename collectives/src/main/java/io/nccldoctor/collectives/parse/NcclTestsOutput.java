@@ -1,5 +1,6 @@
 package io.nccldoctor.collectives.parse;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -200,9 +201,18 @@ public record NcclTestsOutput(Fact<String> testsVersion, Fact<String> ncclHeader
         if (outOfBoundsOk.isValue() && !outOfBoundsOk.get()) {
             why.add("the footer says 'Out of bounds values : " + outOfBounds.fold(String::valueOf, r -> "?") + " FAILED'");
         }
-        // "# error:" lines carry NCCL's last error; nccl-tests' own failure lines come worded (NcclTestsFailures)
-        errors.forEach(e -> why.add(e.startsWith("nccl-tests stopped") ? e : "nccl-tests printed NCCL's last error: " + e));
+        why.addAll(runErrors());
         return why;
+    }
+
+    /**
+     * The errors the run printed, worded: nccl-tests' own failure lines (a CUDA or NCCL call that failed, with the relay
+     * lines after it: the run stopped there; worded by {@link NcclTestsFailures}) and the "# error:" lines (NCCL's last
+     * error); empty when it printed none. Part of {@link #failures}.
+     */
+    @JsonIgnore
+    public List<String> runErrors() {
+        return errors.stream().map(e -> e.startsWith("nccl-tests stopped") ? e : "nccl-tests printed NCCL's last error: " + e).toList();
     }
 
     /** "Rank 12 Group 0 Pid …": the rank a device line names. */

@@ -24,7 +24,7 @@ public final class Reports {
                 new AlignmentCliff(), new InPlaceDivergence(), new UnstableResults(), new LinkImbalance(), new SingleRank(),
                 new NcclCompletionError(), new NcclIbAsyncFatal(), new NcclIbAsyncEvent(), new NcclWatchdogTimeout(), new NcclSocketNetwork(),
                 new NcclNoGdr(), new NcclProcessesDisagree(), new NcclPluginFallback(), new NcclCallFailed(), new NcclWarnLines(), new LibfabricWarn(),
-                new AtBaseline(), new PerftestFailed(), new PerftestNoResult(), new NcclTestsRanksAlone());
+                new AtBaseline(), new PerftestFailed(), new PerftestNoResult(), new NcclTestsRanksAlone(), new NcclTestsErrors());
     }
 
     /** The node rules only (preflight's judgement as a report: JUnit, Prometheus …). */

@@ -235,7 +235,8 @@ public final class ResultInputs {
         Hardware hardware = Hardware.of(out, collective);
         Fact<Integer> nodes = nodeCount != null ? Fact.of(nodeCount) : hardware.nodes();
         Fact<String> version = out.ncclLibrary().map(ResultInputs::versionOf);
-        return new Sweep(label, p.toString(), tool, collective, ranks, nodes, env, version, out.rows(), Map.of(), 0, hardware);
+        return new Sweep(label, p.toString(), tool, collective, ranks, nodes, env, version, out.rows(), Map.of(), 0, hardware,
+                out.runErrors());
     }
 
     /** NCCL's version code (22703) as 2.27.3. */

@@ -1,5 +1,6 @@
 package io.nccldoctor.reports.results;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.nccldoctor.collectives.parse.NcclTestsOutput;
 import io.nccldoctor.core.Fact;
 import io.nccldoctor.reports.baseline.Hardware;
@@ -27,16 +28,26 @@ import java.util.TreeMap;
  *                    empty when the tool does not record it
  * @param repeat      0 for the first sweep with this label, 1 for the next: repeated measurements of one setting
  * @param hardware    what the output shows of the hardware: GPU model, ranks, hosts, the pasted command line's settings
+ * @param errors      the errors the run printed, worded: a CUDA or NCCL call that failed (the run stopped there) with
+ *                    nccl-tests' relay lines, NCCL's last error; empty when it printed none
  */
 public record Sweep(String label, String source, String tool, Fact<String> collective, Fact<Integer> ranks, Fact<Integer> nodes,
                     Map<String, String> env, Fact<String> ncclVersion, List<NcclTestsOutput.Row> rows, Map<Long, Boolean> aligned,
-                    int repeat, Hardware hardware) {
+                    int repeat, Hardware hardware, @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> errors) {
 
     public Sweep {
         env = Collections.unmodifiableMap(new TreeMap<>(env)); // sorted: the same bytes every run
         rows = List.copyOf(rows);
         aligned = Collections.unmodifiableMap(new TreeMap<>(aligned));
         hardware = hardware == null ? Hardware.unknown("the result records no device lines") : hardware;
+        errors = errors == null ? List.of() : List.copyOf(errors);
+    }
+
+    /** A sweep whose output records no failure. */
+    public Sweep(String label, String source, String tool, Fact<String> collective, Fact<Integer> ranks, Fact<Integer> nodes,
+                 Map<String, String> env, Fact<String> ncclVersion, List<NcclTestsOutput.Row> rows, Map<Long, Boolean> aligned,
+                 int repeat, Hardware hardware) {
+        this(label, source, tool, collective, ranks, nodes, env, ncclVersion, rows, aligned, repeat, hardware, List.of());
     }
 
     /** A sweep whose output shows no hardware (a `run --json`, a sweep result). */
@@ -58,6 +69,6 @@ public record Sweep(String label, String source, String tool, Fact<String> colle
 
     /** The same sweep under another label or repeat index. */
     public Sweep withLabel(String newLabel, int newRepeat) {
-        return new Sweep(newLabel, source, tool, collective, ranks, nodes, env, ncclVersion, rows, aligned, newRepeat, hardware);
+        return new Sweep(newLabel, source, tool, collective, ranks, nodes, env, ncclVersion, rows, aligned, newRepeat, hardware, errors);
     }
 }

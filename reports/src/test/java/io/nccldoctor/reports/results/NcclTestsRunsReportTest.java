@@ -60,6 +60,33 @@ class NcclTestsRunsReportTest {
         assertThat(r.findings()).noneMatch(x -> x.code().equals("TESTS_RANKS_ALONE"));
     }
 
+    /**
+     * A shared note's nccl-tests 2.19.7 on NCCL 2.18.3: an illegal memory access right after the column header, then six
+     * relay lines; the report said PASS over a sweep with no rows, and now says the run stopped, with the error.
+     */
+    @Test
+    void aRunThatStoppedOnAnErrorIsAnError() {
+        ResultSet set = read("nccl-tests-2.19.7-h200-nccl-2.18.3-illegal-memory-access-chain.txt");
+        assertThat(set.sweeps()).singleElement().satisfies(s -> assertThat(s.rows()).isEmpty());
+        Report r = judge(set);
+        assertThat(r.findings()).filteredOn(x -> x.code().equals("TESTS_ERROR")).singleElement().satisfies(x -> {
+            assertThat(x.severity()).isEqualTo(Severity.ERROR);
+            assertThat(x.title()).contains("printed an error: nccl-tests stopped on a CUDA error on nccltest08192: "
+                    + "'an illegal memory access was encountered' (common.cu:502); then 6 'Test failure' relay lines");
+            assertThat(x.evidence()).last().asString().isEqualTo("rows measured before it: 0 ("
+                    + CORPUS.resolve("nccl-tests-2.19.7-h200-nccl-2.18.3-illegal-memory-access-chain.txt") + ")");
+        });
+    }
+
+    /** Runs that printed no error raise nothing, whatever else is wrong with them (a rank listed twice). */
+    @Test
+    void runsWithoutAnErrorRaiseNoTestsError() {
+        for (String name : List.of("nccl-tests-v100-built-without-mpi-rank0-twice.txt", "nccl-tests-a100-8rank-row-cut-after-out-of-place.txt",
+                "rccl-tests-mi300x-egrep-four-runs-sections.txt")) {
+            assertThat(judge(read(name)).findings()).as(name).noneMatch(x -> x.code().equals("TESTS_ERROR"));
+        }
+    }
+
     /** NVIDIA/nccl-tests#287: one rank names no collective; the command's alltoall_perf does. */
     @Test
     void theBinaryNamesTheCollective() {
