@@ -60,13 +60,14 @@ final class LogBuilder extends BlockScanner {
      */
     long pxnChannels;
     /**
-     * A line that holds "RCCL version", in a log with NCCL's prefix, and where it ends (its newline, or the log's end)
-     * from the start of the source: of this builder's range until {@link LogReader#join} places it in the file.
+     * A line that starts with "RCCL version" (after blanks), in a log with NCCL's prefix, and where it ends (its newline,
+     * or the log's end) from the start of the source: of this builder's range until {@link LogReader#join} places it in
+     * the file.
      */
     record Banner(long end, String line) {
     }
 
-    /** Such lines within the first {@link LogReader#SNIFF} bytes of the range ({@link LogReader#rcclBanners}). */
+    /** Such lines that start within the log's first {@link LogReader#SNIFF} bytes ({@link BlockScanner#bannerBefore}). */
     final List<Banner> banners = new ArrayList<>();
     final NetworkLog network = new NetworkLog();
     final InitLog init = new InitLog();
@@ -538,11 +539,14 @@ final class LogBuilder extends BlockScanner {
     /**
      * RCCL's version banner, "RCCL version : 2.21.5-HEAD:9a0e6a1" (or, before, "RCCL version 2.16.5+hip5.6 HEAD:…"),
      * which RCCL prints with printf at a process's first initialisation, without NCCL's prefix and without the word
-     * "NCCL" (src/init.cc showVersion), so the block scanner, which looks only at lines that hold "NCCL", never sees it:
-     * the reader finds it in the lines that end within a log's first {@link LogReader#SNIFF} bytes ({@link #banners}).
+     * "NCCL" (src/init.cc showVersion), so the block scanner, which reads only lines that hold "NCCL", looks for it at the
+     * start of the lines within a log's first {@link LogReader#SNIFF} bytes ({@link #banners}).
      * Kept as RCCL's version, before the versions read from the lines.
      */
     private void rcclBanners() {
+        if (banners.isEmpty()) {
+            return; // nearly every log (linking the comparator below costs a few milliseconds of a start)
+        }
         Set<String> found = new LinkedHashSet<>();
         banners.sort(Comparator.comparingLong(Banner::end));
         for (Banner b : banners) {
@@ -581,6 +585,16 @@ final class LogBuilder extends BlockScanner {
 
     /** libfabric's warnings (aws-ofi-nccl runs on libfabric). */
     final LibfabricLines libfabricLines = new LibfabricLines();
+
+    @Override
+    void rcclBanner(int start, int end) {
+        byte[] bytes = new byte[end - start];
+        buf.get(start, bytes);
+        banners.add(new Banner(blockOffset + end, new String(bytes, StandardCharsets.UTF_8)));
+    }
+
+    /** Where the block being read starts in its source, for {@link #banners}. */
+    long blockOffset;
 
     @Override
     void libfabricLine(int start, int end) {
