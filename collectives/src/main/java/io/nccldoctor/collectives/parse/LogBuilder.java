@@ -9,7 +9,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -545,10 +544,10 @@ final class LogBuilder extends BlockScanner {
      */
     private void rcclBanners() {
         if (banners.isEmpty()) {
-            return; // nearly every log (linking the comparator below costs a few milliseconds of a start)
+            return; // nearly every log
         }
         Set<String> found = new LinkedHashSet<>();
-        banners.sort(Comparator.comparingLong(Banner::end));
+        banners.sort((a, b) -> Long.compare(a.end(), b.end()));
         for (Banner b : banners) {
             String line = b.line();
             int msg = b.end() < LogReader.SNIFF ? MessageKinds.bare(line) : -1;

@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.zip.GZIPInputStream;
 
@@ -196,7 +195,7 @@ final class LogReader {
     /** The ranges' builders joined in file order, into the first range's (each range settled by its worker). */
     static LogBuilder join(List<FileRange> ranges) {
         List<FileRange> ordered = new ArrayList<>(ranges);
-        ordered.sort(Comparator.comparingLong(r -> r.start));
+        ordered.sort((a, b) -> Long.compare(a.start, b.start)); // not Comparator.comparingLong: TuningCounts#order
         LogBuilder first = ordered.get(0).builder;
         for (int k = 1; k < ordered.size(); k++) {
             FileRange r = ordered.get(k);

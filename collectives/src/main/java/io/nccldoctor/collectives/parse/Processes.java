@@ -80,8 +80,8 @@ final class Processes {
         }
         if (nccl != lastLinePrefix.length() || !line.startsWith(lastLinePrefix)) {
             lastLinePrefix = line.substring(0, nccl);
-            lastLineProcess = LogMessages.process(line, nccl).map(k -> byKey.computeIfAbsent(text(k), Facts::new));
-            lastLineThread = LogMessages.thread(line, nccl).map(this::text).orElse("");
+            lastLineProcess = Optional.ofNullable(facts(LogMessages.process(line, nccl)));
+            lastLineThread = thread(LogMessages.thread(line, nccl));
         }
         return lastLineProcess;
     }
@@ -171,8 +171,8 @@ final class Processes {
         byte[] bytes = new byte[n];
         buf.get(start, bytes);
         String prefix = new String(bytes, StandardCharsets.ISO_8859_1);
-        lastProcess = LogMessages.process(prefix, n).map(k -> byKey.computeIfAbsent(text(k), Facts::new)).orElse(null);
-        lastThread = LogMessages.thread(prefix, n).map(this::text).orElse("");
+        lastProcess = facts(LogMessages.process(prefix, n));
+        lastThread = thread(LogMessages.thread(prefix, n));
         if (prefixes < PREFIXES_MAX) {
             prefixWords[i] = words;
             prefixHash[i] = h;
@@ -182,6 +182,27 @@ final class Processes {
             prefixes++;
         }
         return lastProcess;
+    }
+
+    // The two below without a lambda: both range threads meet their first line at once, and a lambda linked by two
+    // threads together is taken from the class-data archive by one of them only; the other generates its class.
+
+    /** The facts of the process a line's prefix names, or null when it names none. */
+    private Facts facts(Optional<String> process) {
+        if (process.isEmpty()) {
+            return null;
+        }
+        String key = text(process.get());
+        Facts facts = byKey.get(key);
+        if (facts == null) {
+            facts = new Facts(key);
+            byKey.put(key, facts);
+        }
+        return facts;
+    }
+
+    private String thread(Optional<String> thread) {
+        return thread.isEmpty() ? "" : text(thread.get());
     }
 
     private static boolean same(long[] a, long[] b, int count) {

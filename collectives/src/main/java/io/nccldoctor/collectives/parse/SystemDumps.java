@@ -3,7 +3,6 @@ package io.nccldoctor.collectives.parse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -400,7 +399,9 @@ final class SystemDumps {
         }
         orphans.clear();
         List<NcclLog.SystemDump> out = new ArrayList<>(distinct.keySet());
-        out.sort(Comparator.comparing(NcclLog.SystemDump::toString));
+        if (out.size() > 1) { // by their text (Comparator.comparing would generate a lambda at every start: TuningCounts#order)
+            out.sort((a, b) -> a.toString().compareTo(b.toString()));
+        }
         return out;
     }
 }

@@ -1,7 +1,6 @@
 package io.nccldoctor.collectives.parse;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -63,8 +62,24 @@ final class TuningCounts {
 
     List<NcclLog.Tuning> sorted() {
         List<NcclLog.Tuning> chosen = new ArrayList<>(tuning.values());
-        chosen.sort(Comparator.comparing((NcclLog.Tuning t) -> t.collective().orElse("")).thenComparingLong(NcclLog.Tuning::bytes)
-                .thenComparing(NcclLog.Tuning::algorithm).thenComparing(NcclLog.Tuning::protocol));
+        if (chosen.size() > 1) {
+            chosen.sort(TuningCounts::order);
+        }
         return chosen;
+    }
+
+    /**
+     * By collective, size, algorithm and protocol. Written out: Comparator.comparing and thenComparing make lambdas inside
+     * java.util.Comparator, which the class-data archive does not hold, so each is generated at every start (milliseconds).
+     */
+    private static int order(NcclLog.Tuning a, NcclLog.Tuning b) {
+        int c = a.collective().orElse("").compareTo(b.collective().orElse(""));
+        if (c == 0) {
+            c = Long.compare(a.bytes(), b.bytes());
+        }
+        if (c == 0) {
+            c = a.algorithm().compareTo(b.algorithm());
+        }
+        return c != 0 ? c : a.protocol().compareTo(b.protocol());
     }
 }
