@@ -28,9 +28,20 @@ public final class Cli {
      */
     static final String UNUSED_CONVERTERS = "java\\.(time|sql)\\..*";
 
+    /**
+     * Off: picocli's default factory otherwise looks for Groovy's closure class at its first use, and that lookup, which
+     * the class-data archive cannot answer, makes the class loader open the jar and index its 4,600 entries (the
+     * launcher names the main class, so a run that finds every class in the archive never opens the jar otherwise).
+     * No option of this tool is a Groovy closure.
+     */
+    static final String CLOSURES = "picocli.disable.closures";
+
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
         if (System.getProperty("picocli.converters.excludes") == null) {
             System.setProperty("picocli.converters.excludes", UNUSED_CONVERTERS);
+        }
+        if (System.getProperty(CLOSURES) == null) {
+            System.setProperty(CLOSURES, "true");
         }
         return commandLine(out, err, Arrays.asList(args).contains("--stacktrace"), verbs(args)).execute(args);
     }
