@@ -733,18 +733,21 @@ final class LogBuilder extends BlockScanner {
         init.absorb(o.init);
         dumps.absorb(o.dumps);
         nicDistances.absorb(o.nicDistances);
-        o.transports.forEach((k, v) -> transports.merge(k, v, Long::sum));
-        o.gdr.forEach(g -> {
+        // loops, not forEach with lambdas: this runs once per parse, before the JIT, and a lambda is linked at its first use
+        addAll(transports, o.transports);
+        for (GdrLine g : o.gdr) {
             if (gdr.size() < 64 && gdrSeen.add(MessageEffects.gdrKey(g))) {
                 gdr.add(g);
             }
-        });
+        }
         gdrCounts.absorb(o.gdrCounts);
         gdrSeen.addAll(o.gdrSeen);
-        o.nicGdr.forEach(n -> addNicGdr(MessageEffects.nicKey(n), n));
+        for (NicGdr n : o.nicGdr) {
+            addNicGdr(MessageEffects.nicKey(n), n);
+        }
         acsHint |= o.acsHint;
         comms.absorb(o.comms);
-        o.algorithms.forEach((k, v) -> algorithms.merge(k, v, Long::sum));
+        addAll(algorithms, o.algorithms);
         tuning.absorb(o.tuning);
         warnings += o.warnings;
         firstWarnings.addAll(o.firstWarnings.subList(0, Math.min(o.firstWarnings.size(), KEEP - firstWarnings.size())));
@@ -760,6 +763,14 @@ final class LogBuilder extends BlockScanner {
         mnnvl.absorb(o.mnnvl);
         if (o.lastLine != null) {
             lastLine = o.lastLine;
+        }
+    }
+
+    /** Adds each count of {@code from} to {@code into}'s. */
+    private static void addAll(Map<String, Long> into, Map<String, Long> from) {
+        for (Map.Entry<String, Long> e : from.entrySet()) {
+            Long before = into.get(e.getKey());
+            into.put(e.getKey(), before == null ? e.getValue() : before + e.getValue());
         }
     }
 

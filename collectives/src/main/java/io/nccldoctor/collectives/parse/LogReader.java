@@ -199,7 +199,9 @@ final class LogReader {
         LogBuilder first = ordered.get(0).builder;
         for (int k = 1; k < ordered.size(); k++) {
             FileRange r = ordered.get(k);
-            r.builder.banners.forEach(b -> first.banners.add(new LogBuilder.Banner(r.start + b.end(), b.line())));
+            for (LogBuilder.Banner b : r.builder.banners) {
+                first.banners.add(new LogBuilder.Banner(r.start + b.end(), b.line()));
+            }
             first.absorb(r.builder);
         }
         return first;

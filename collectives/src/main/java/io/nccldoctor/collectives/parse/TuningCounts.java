@@ -47,17 +47,22 @@ final class TuningCounts {
 
     /** Adds the calls counted from bytes to their choices (kept or dropped as when they were first seen). */
     void fold(Map<String, Long> algorithms) {
-        spans.forEach((span, calls) -> {
-            NcclLog.Tuning t = spanChoices.get(span);
-            add(new NcclLog.Tuning(t.collective(), t.bytes(), t.algorithm(), t.protocol(), calls[0]));
-            algorithms.merge(t.algorithm() + "/" + t.protocol(), calls[0], Long::sum);
-        });
+        for (Map.Entry<String, long[]> e : spans.entrySet()) { // loops, here and below: no lambda to link, once per range
+            long calls = e.getValue()[0];
+            NcclLog.Tuning t = spanChoices.get(e.getKey());
+            add(new NcclLog.Tuning(t.collective(), t.bytes(), t.algorithm(), t.protocol(), calls));
+            String algorithm = t.algorithm() + "/" + t.protocol();
+            Long before = algorithms.get(algorithm);
+            algorithms.put(algorithm, before == null ? calls : before + calls);
+        }
         spans.clear();
         spanChoices.clear();
     }
 
     void absorb(TuningCounts o) {
-        o.tuning.values().forEach(this::add);
+        for (NcclLog.Tuning t : o.tuning.values()) {
+            add(t);
+        }
     }
 
     List<NcclLog.Tuning> sorted() {
