@@ -99,7 +99,9 @@ final class Processes {
     /**
      * The prefix of the last line read from bytes (as little-endian words, the last one zero-padded), and its process:
      * comparing a few words costs less than reading it again. Other prefixes seen are found by their words in a table
-     * (open addressing, at most {@link #PREFIXES_MAX}), so that interleaved processes are read once each.
+     * (open addressing, at most {@link #PREFIXES_MAX}), so that interleaved processes are read once each. The table
+     * starts small and doubles as it fills: at its full size its arrays are 0.8 MB, which a log of a few processes would
+     * allocate, and touch, for nothing (3 to 4 ms of every range's start).
      */
     private long[] lastPrefix = new long[0];
     private int lastPrefixLength = -1;
@@ -107,11 +109,12 @@ final class Processes {
     private String lastThread = "";
     private static final int PREFIX_SLOTS = 1 << 15;
     private static final int PREFIXES_MAX = PREFIX_SLOTS / 4 * 3;
-    private final long[][] prefixWords = new long[PREFIX_SLOTS][];
-    private final long[] prefixHash = new long[PREFIX_SLOTS];
-    private final int[] prefixLength = new int[PREFIX_SLOTS];
-    private final Facts[] prefixProcess = new Facts[PREFIX_SLOTS];
-    private final String[] prefixThread = new String[PREFIX_SLOTS];
+    private static final int FIRST_SLOTS = 1 << 8;
+    private long[][] prefixWords = new long[FIRST_SLOTS][];
+    private long[] prefixHash = new long[FIRST_SLOTS];
+    private int[] prefixLength = new int[FIRST_SLOTS];
+    private Facts[] prefixProcess = new Facts[FIRST_SLOTS];
+    private String[] prefixThread = new String[FIRST_SLOTS];
     private int prefixes;
     /** The words of the prefix being looked up (a copy is kept only for a new one). */
     private long[] scratch = new long[8];
@@ -151,8 +154,9 @@ final class Processes {
             h ^= h >>> 29;
         }
         long[] words = null;
-        int i = (int) h & (PREFIX_SLOTS - 1);
-        for (; prefixWords[i] != null; i = (i + 1) & (PREFIX_SLOTS - 1)) {
+        int mask = prefixWords.length - 1;
+        int i = (int) h & mask;
+        for (; prefixWords[i] != null; i = (i + 1) & mask) {
             if (prefixHash[i] == h && prefixLength[i] == n && same(prefixWords[i], mine, count)) {
                 words = prefixWords[i];
                 break;
@@ -174,6 +178,12 @@ final class Processes {
         lastProcess = facts(LogMessages.process(prefix, n));
         lastThread = thread(LogMessages.thread(prefix, n));
         if (prefixes < PREFIXES_MAX) {
+            if (prefixes >= prefixWords.length / 4 * 3) {
+                grow();
+                for (i = (int) h & (prefixWords.length - 1); prefixWords[i] != null; i = (i + 1) & (prefixWords.length - 1)) {
+                    // the first free slot of the larger table
+                }
+            }
             prefixWords[i] = words;
             prefixHash[i] = h;
             prefixLength[i] = n;
@@ -203,6 +213,34 @@ final class Processes {
 
     private String thread(Optional<String> thread) {
         return thread.isEmpty() ? "" : text(thread.get());
+    }
+
+    /** The prefix table at twice its size, each entry placed again by its hash. */
+    private void grow() {
+        long[][] words = prefixWords;
+        long[] hash = prefixHash;
+        int[] length = prefixLength;
+        Facts[] process = prefixProcess;
+        String[] thread = prefixThread;
+        int slots = words.length * 2;
+        prefixWords = new long[slots][];
+        prefixHash = new long[slots];
+        prefixLength = new int[slots];
+        prefixProcess = new Facts[slots];
+        prefixThread = new String[slots];
+        for (int k = 0; k < words.length; k++) {
+            if (words[k] != null) {
+                int i = (int) hash[k] & (slots - 1);
+                while (prefixWords[i] != null) {
+                    i = (i + 1) & (slots - 1);
+                }
+                prefixWords[i] = words[k];
+                prefixHash[i] = hash[k];
+                prefixLength[i] = length[k];
+                prefixProcess[i] = process[k];
+                prefixThread[i] = thread[k];
+            }
+        }
     }
 
     private static boolean same(long[] a, long[] b, int count) {
