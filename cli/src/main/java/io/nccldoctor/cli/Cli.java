@@ -28,9 +28,20 @@ public final class Cli {
      */
     static final String UNUSED_CONVERTERS = "java\\.(time|sql)\\..*";
 
+    /**
+     * Off: picocli's default factory otherwise looks for Groovy's closure class at its first use, and that lookup, which
+     * the class-data archive cannot answer, makes the class loader open the jar and index its 4,600 entries (the
+     * launcher names the main class, so a run that finds every class in the archive never opens the jar otherwise).
+     * No option of this tool is a Groovy closure.
+     */
+    static final String CLOSURES = "picocli.disable.closures";
+
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
         if (System.getProperty("picocli.converters.excludes") == null) {
             System.setProperty("picocli.converters.excludes", UNUSED_CONVERTERS);
+        }
+        if (System.getProperty(CLOSURES) == null) {
+            System.setProperty(CLOSURES, "true");
         }
         return commandLine(out, err, Arrays.asList(args).contains("--stacktrace"), verbs(args)).execute(args);
     }
@@ -73,9 +84,8 @@ public final class Cli {
         return cl;
     }
 
-    // The handlers are classes, not lambdas: a lambda implementing one of picocli's interfaces links picocli's classes
-    // when the launcher dumps its class-data archive, and linked classes of picocli's Java 5 format are left out of it,
-    // CommandLine itself among them (loaded and verified again at every start).
+    // The handlers are classes, not lambdas: a class comes ready from the launcher's class-data archive, while a lambda
+    // is linked at its first use, before anything is compiled (a fraction of a millisecond each, at every start).
 
     /** Exit 2 for bad input, 3 for the tool failing. */
     private static final class ExitCodeOf implements IExitCodeExceptionMapper {

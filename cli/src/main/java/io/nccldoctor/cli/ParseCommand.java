@@ -13,6 +13,7 @@ import io.nccldoctor.reports.rules.Registry;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -76,7 +77,10 @@ final class ParseCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Optional<InputKind> kind = InputKind.of(words.get(0));
-        List<Path> files = words.subList(kind.isPresent() ? 1 : 0, words.size()).stream().map(Path::of).toList();
+        List<Path> files = new ArrayList<>(); // loops, not streams: each lambda is linked at its first use, before the JIT
+        for (String word : words.subList(kind.isPresent() ? 1 : 0, words.size())) {
+            files.add(Path.of(word));
+        }
         if (files.isEmpty()) {
             throw new InputException("parse " + words.get(0) + ": give a FILE to read ('-' for standard input)");
         }
@@ -86,19 +90,28 @@ final class ParseCommand implements Callable<Integer> {
         InputReader reader = new InputReader(() -> new RuleContext(Configs.rules(null, Registry.nodeRules()), NodeShape.none()));
         List<ParsedInput> parsed = kind.isPresent() ? List.of(named(reader, kind.get(), files)) : reader.readAll(files);
         PrintWriter err = spec.commandLine().getErr();
-        parsed.stream().filter(p -> !p.evidence().isEmpty())
-                .forEach(p -> err.println("parse: " + p.source() + " read as " + p.kind().key() + " (" + p.evidence() + ")"));
+        boolean failed = false;
+        for (ParsedInput p : parsed) {
+            if (!p.evidence().isEmpty()) {
+                err.println("parse: " + p.source() + " read as " + p.kind().key() + " (" + p.evidence() + ")");
+            }
+            failed |= p.failed();
+        }
         err.flush();
         PrintWriter out = spec.commandLine().getOut();
         if (json && parsed.size() > 1) {
             ArrayNode all = Json.mapper().createArrayNode();
-            parsed.forEach(p -> all.add(p.json()));
+            for (ParsedInput p : parsed) {
+                all.add(p.json());
+            }
             out.print(Json.write(all));
         } else {
-            parsed.forEach(p -> out.print(json ? Json.write(p.json()) : p.text()));
+            for (ParsedInput p : parsed) {
+                out.print(json ? Json.write(p.json()) : p.text());
+            }
         }
         out.flush();
-        return parsed.stream().anyMatch(ParsedInput::failed) ? 1 : 0;
+        return failed ? 1 : 0;
     }
 
     /** Every FILE as the kind named: nccl-log reads several files or a folder as one set, the other kinds one file. */

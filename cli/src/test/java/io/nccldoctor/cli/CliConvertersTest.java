@@ -12,7 +12,8 @@ import picocli.CommandLine.Model.ArgSpec;
 
 /**
  * Cli leaves out picocli's converters for java.time and java.sql types (loading those classes costs every start): no
- * option or parameter of any verb, mixins included, may have such a type, or it would stop converting.
+ * option or parameter of any verb, mixins included, may have such a type, or it would stop converting. It also turns off
+ * picocli's search for Groovy closures, whose failed class lookup opens the jar at every start.
  */
 class CliConvertersTest {
 
@@ -32,6 +33,21 @@ class CliConvertersTest {
         assertThat("java.sql.Timestamp").matches(Cli.UNUSED_CONVERTERS);
         assertThat("java.nio.file.Path").doesNotMatch(Cli.UNUSED_CONVERTERS);
         assertThat("java.timex.Foo").doesNotMatch(Cli.UNUSED_CONVERTERS);
+    }
+
+    @Test
+    void picocliIsToldNotToLookForGroovysClosureClass() {
+        String before = System.clearProperty(Cli.CLOSURES);
+        try {
+            Cli.run(new String[] {"--version"}, new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()));
+            assertThat(System.getProperty(Cli.CLOSURES)).isEqualTo("true");
+        } finally {
+            if (before == null) {
+                System.clearProperty(Cli.CLOSURES);
+            } else {
+                System.setProperty(Cli.CLOSURES, before);
+            }
+        }
     }
 
     private static void collect(CommandLine cl, List<String> types) {

@@ -98,7 +98,8 @@ class LauncherTest {
         Ran r = launch();
         assertThat(calls()).as("configs/ are read at run time, not built in").doesNotContain("mvn").contains("java ");
         assertThat(r.code()).as("the jar's own exit code").isEqualTo(7);
-        assertThat(calls()).contains("-Dnccldoctor.home=" + root).endsWith("-jar " + root.resolve("cli/target/nccl-doctor.jar") + " preflight\n");
+        assertThat(calls()).contains("-Dnccldoctor.home=" + root)
+                .endsWith("-cp " + root.resolve("cli/target/nccl-doctor.jar") + " " + Main.class.getName() + " preflight\n");
     }
 
     @Test

@@ -49,6 +49,12 @@ abstract class BlockScanner extends ByteWords {
     private int noWatchdog = -1;
 
     /**
+     * The lines of the block that start before this index are looked at for RCCL's version banner ({@link #banner}):
+     * those within the log's first {@link LogReader#SNIFF} bytes, set by the reader for each block (0: none).
+     */
+    int bannerBefore;
+
+    /**
      * Whole lines of a file: buf[0, len), which ends at a line end or the file's end, with the same bytes in
      * {@code words}: (len + 7) / 8 little-endian words, the last one padded with zero bytes.
      */
@@ -130,6 +136,9 @@ abstract class BlockScanner extends ByteWords {
             if (follow) {
                 follow(line(buf, start, end));
             }
+            if (start < bannerBefore) {
+                banner(start, end);
+            }
             if (guess >= 0 && ns == 0 && at + 10 <= end && bytesAt(at) == NCCL_INF && (short) bytesAt(at + 8) == O_SPACE) {
                 info(start, at, end);
             } else {
@@ -166,6 +175,24 @@ abstract class BlockScanner extends ByteWords {
         }
         if (lts != 0) {
             libfabricLine(start, end);
+        }
+    }
+
+    /** "RCCL ver" and "sion" as little-endian words. */
+    private static final long RCCL_VER = word("RCCL ver");
+    private static final long SION = word("sion\0\0\0\0");
+
+    /**
+     * The line [start, end) when it is RCCL's version banner: after blanks, "RCCL version" (RCCL prints it with printf, so
+     * it holds no "NCCL" for the scan to find; {@link LogBuilder} keeps the ones in RCCL's wording).
+     */
+    private void banner(int start, int end) {
+        int p = start;
+        while (p < end && (byteAt(p) == ' ' || byteAt(p) == '\t')) {
+            p++;
+        }
+        if (p + 12 <= end && bytesAt(p) == RCCL_VER && (bytesAt(p + 8) & 0xFFFF_FFFFL) == SION) {
+            rcclBanner(start, end);
         }
     }
 
@@ -545,6 +572,9 @@ abstract class BlockScanner extends ByteWords {
 
     /** A line [start, end) that holds no "NCCL " and a '<' byte (or one near it, in the same word): maybe libfabric's. */
     abstract void libfabricLine(int start, int end);
+
+    /** The line [start, end) starts with RCCL's version banner. */
+    abstract void rcclBanner(int start, int end);
 
     /** A line of a log without NCCL's prefix (without its newline). */
     abstract void acceptBare(String line);

@@ -332,14 +332,25 @@ final class ErrorChains {
         }
         touched.addAll(o.touched);
         warningCount += o.warningCount;
-        o.warnings.stream().limit(Math.max(0, KEEP - warnings.size())).forEach(warnings::add);
+        addKept(warnings, o.warnings); // loops, not streams: this runs once per parse, before the JIT (a lambda is linked at first use)
         harmlessCount += o.harmlessCount;
-        o.harmless.stream().limit(Math.max(0, KEEP - harmless.size())).forEach(harmless::add);
+        addKept(harmless, o.harmless);
         elsewhere += o.elsewhere;
     }
 
+    /** The first of {@code from} while {@code into} holds fewer than {@link #KEEP}. */
+    private static void addKept(List<String> into, List<String> from) {
+        for (int i = 0; i < from.size() && into.size() < KEEP; i++) {
+            into.add(from.get(i));
+        }
+    }
+
     NcclLog.Errors build() {
-        return new NcclLog.Errors(kept.stream().map(Chain::build).toList(), chains, failed, chainLines, List.copyOf(warnings), warningCount,
+        List<NcclLog.ErrorChain> built = new ArrayList<>();
+        for (Chain c : kept) {
+            built.add(c.build());
+        }
+        return new NcclLog.Errors(List.copyOf(built), chains, failed, chainLines, List.copyOf(warnings), warningCount,
                 List.copyOf(harmless), harmlessCount, elsewhere);
     }
 }

@@ -39,15 +39,21 @@ final class GdrCounts {
     }
 
     void absorb(GdrCounts o) {
-        o.kinds.forEach((key, d) -> add(new NcclLog.GdrCount(d.enabled(), d.distance(), d.relation(), d.threshold(), d.wording(),
-                o.counts.get(key)[0])));
+        for (Map.Entry<String, NcclLog.GdrCount> e : o.kinds.entrySet()) { // loops: no lambda to link, once per parse
+            add(withCount(e.getValue(), o.counts.get(e.getKey())[0]));
+        }
         last = null;
     }
 
     List<NcclLog.GdrCount> build() {
         List<NcclLog.GdrCount> out = new ArrayList<>();
-        kinds.forEach((key, d) -> out.add(new NcclLog.GdrCount(d.enabled(), d.distance(), d.relation(), d.threshold(), d.wording(),
-                counts.get(key)[0])));
+        for (Map.Entry<String, NcclLog.GdrCount> e : kinds.entrySet()) {
+            out.add(withCount(e.getValue(), counts.get(e.getKey())[0]));
+        }
         return List.copyOf(out);
+    }
+
+    private static NcclLog.GdrCount withCount(NcclLog.GdrCount d, long count) {
+        return new NcclLog.GdrCount(d.enabled(), d.distance(), d.relation(), d.threshold(), d.wording(), count);
     }
 }

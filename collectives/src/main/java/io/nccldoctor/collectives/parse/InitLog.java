@@ -95,17 +95,25 @@ final class InitLog {
     Map<Integer, Long> completed(IntCounts lines) {
         Map<Integer, Long> out = lines.toMap();
         Map<Integer, long[]> withId = new HashMap<>(); // size -> {lines with an id, ids}
-        byId.values().stream().filter(c -> c[2] > 0).forEach(c -> {
-            long[] w = withId.computeIfAbsent((int) c[0], k -> new long[2]);
-            w[0] += c[2];
-            w[1]++;
-        });
-        withId.forEach((size, w) -> {
-            Long n = out.get(size);
-            if (n != null && n >= w[0]) {
-                out.put(size, n - w[0] + w[1]);
+        // loops, here and in absorb and build: they run once per parse, before the JIT, where a lambda is linked at its first use
+        for (long[] c : byId.values()) {
+            if (c[2] > 0) {
+                long[] w = withId.get((int) c[0]);
+                if (w == null) {
+                    w = new long[2];
+                    withId.put((int) c[0], w);
+                }
+                w[0] += c[2];
+                w[1]++;
             }
-        });
+        }
+        for (Map.Entry<Integer, long[]> e : withId.entrySet()) {
+            long[] w = e.getValue();
+            Long n = out.get(e.getKey());
+            if (n != null && n >= w[0]) {
+                out.put(e.getKey(), n - w[0] + w[1]);
+            }
+        }
         return out;
     }
 
@@ -131,13 +139,19 @@ final class InitLog {
         drivers.addAll(o.drivers);
         started.absorb(o.started);
         nodes.absorb(o.nodes);
-        o.busIds.forEach(b -> {
+        for (String b : o.busIds) {
             if (busIds.size() < BUS_IDS) {
                 busIds.add(b);
             }
-        });
-        o.environment.forEach((k, vs) -> vs.forEach(v -> environment(k, v)));
-        o.byId.forEach((id, oc) -> {
+        }
+        for (Map.Entry<String, List<String>> e : o.environment.entrySet()) {
+            for (String v : e.getValue()) {
+                environment(e.getKey(), v);
+            }
+        }
+        for (Map.Entry<Long, long[]> e : o.byId.entrySet()) {
+            Long id = e.getKey();
+            long[] oc = e.getValue();
             long[] c = byId.get(id);
             if (c == null && byId.size() < COMM_IDS) {
                 c = new long[] {oc[0], 0, 0};
@@ -149,18 +163,26 @@ final class InitLog {
             } else if (oc[1] > 0) {
                 started.add((int) oc[0], oc[1]); // beyond the ids told apart: its START lines count as lines
             }
-        });
+        }
         long before = symbolFailureCount;
-        o.symbolFailures.forEach(this::symbolFailure);
+        for (String f : o.symbolFailures) {
+            symbolFailure(f);
+        }
         symbolFailureCount = before + o.symbolFailureCount;
     }
 
     NcclLog.Init build() {
         Map<String, List<String>> env = new LinkedHashMap<>();
-        environment.forEach((k, v) -> env.put(k, List.copyOf(v)));
+        for (Map.Entry<String, List<String>> e : environment.entrySet()) {
+            env.put(e.getKey(), List.copyOf(e.getValue()));
+        }
         IntCounts communicators = new IntCounts();
         communicators.absorb(started);
-        byId.values().stream().filter(c -> c[1] > 0).forEach(c -> communicators.add((int) c[0]));
+        for (long[] c : byId.values()) {
+            if (c[1] > 0) {
+                communicators.add((int) c[0]);
+            }
+        }
         return new NcclLog.Init(Collections.unmodifiableSet(new LinkedHashSet<>(drivers)), Collections.unmodifiableMap(communicators.toMap()),
                 Collections.unmodifiableMap(nodes.toMap()), Collections.unmodifiableSet(new LinkedHashSet<>(busIds)),
                 Collections.unmodifiableMap(env), List.copyOf(symbolFailures), symbolFailureCount);

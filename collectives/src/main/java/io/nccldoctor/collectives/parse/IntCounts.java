@@ -15,7 +15,11 @@ final class IntCounts {
 
     void add(int key, long n) {
         if (last == null || key != lastKey) {
-            last = counts.computeIfAbsent(key, k -> new long[1]);
+            last = counts.get(key);
+            if (last == null) { // not computeIfAbsent: no lambda to link at the first line (before the JIT), here or below
+                last = new long[1];
+                counts.put(key, last);
+            }
             lastKey = key;
         }
         last[0] += n;
@@ -26,13 +30,17 @@ final class IntCounts {
     }
 
     void absorb(IntCounts o) {
-        o.counts.forEach((k, v) -> add(k, v[0]));
+        for (Map.Entry<Integer, long[]> e : o.counts.entrySet()) {
+            add(e.getKey(), e.getValue()[0]);
+        }
     }
 
     /** The counts as a sorted map. */
     Map<Integer, Long> toMap() {
         Map<Integer, Long> out = new TreeMap<>();
-        counts.forEach((k, v) -> out.put(k, v[0]));
+        for (Map.Entry<Integer, long[]> e : counts.entrySet()) {
+            out.put(e.getKey(), e.getValue()[0]);
+        }
         return out;
     }
 }

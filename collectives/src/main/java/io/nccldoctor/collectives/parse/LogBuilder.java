@@ -9,7 +9,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -60,13 +59,14 @@ final class LogBuilder extends BlockScanner {
      */
     long pxnChannels;
     /**
-     * A line that holds "RCCL version", in a log with NCCL's prefix, and where it ends (its newline, or the log's end)
-     * from the start of the source: of this builder's range until {@link LogReader#join} places it in the file.
+     * A line that starts with "RCCL version" (after blanks), in a log with NCCL's prefix, and where it ends (its newline,
+     * or the log's end) from the start of the source: of this builder's range until {@link LogReader#join} places it in
+     * the file.
      */
     record Banner(long end, String line) {
     }
 
-    /** Such lines within the first {@link LogReader#SNIFF} bytes of the range ({@link LogReader#rcclBanners}). */
+    /** Such lines that start within the log's first {@link LogReader#SNIFF} bytes ({@link BlockScanner#bannerBefore}). */
     final List<Banner> banners = new ArrayList<>();
     final NetworkLog network = new NetworkLog();
     final InitLog init = new InitLog();
@@ -538,13 +538,16 @@ final class LogBuilder extends BlockScanner {
     /**
      * RCCL's version banner, "RCCL version : 2.21.5-HEAD:9a0e6a1" (or, before, "RCCL version 2.16.5+hip5.6 HEAD:…"),
      * which RCCL prints with printf at a process's first initialisation, without NCCL's prefix and without the word
-     * "NCCL" (src/init.cc showVersion), so the block scanner, which looks only at lines that hold "NCCL", never sees it:
-     * the reader finds it in the lines that end within a log's first {@link LogReader#SNIFF} bytes ({@link #banners}).
+     * "NCCL" (src/init.cc showVersion), so the block scanner, which reads only lines that hold "NCCL", looks for it at the
+     * start of the lines within a log's first {@link LogReader#SNIFF} bytes ({@link #banners}).
      * Kept as RCCL's version, before the versions read from the lines.
      */
     private void rcclBanners() {
+        if (banners.isEmpty()) {
+            return; // nearly every log
+        }
         Set<String> found = new LinkedHashSet<>();
-        banners.sort(Comparator.comparingLong(Banner::end));
+        banners.sort((a, b) -> Long.compare(a.end(), b.end()));
         for (Banner b : banners) {
             String line = b.line();
             int msg = b.end() < LogReader.SNIFF ? MessageKinds.bare(line) : -1;
@@ -581,6 +584,16 @@ final class LogBuilder extends BlockScanner {
 
     /** libfabric's warnings (aws-ofi-nccl runs on libfabric). */
     final LibfabricLines libfabricLines = new LibfabricLines();
+
+    @Override
+    void rcclBanner(int start, int end) {
+        byte[] bytes = new byte[end - start];
+        buf.get(start, bytes);
+        banners.add(new Banner(blockOffset + end, new String(bytes, StandardCharsets.UTF_8)));
+    }
+
+    /** Where the block being read starts in its source, for {@link #banners}. */
+    long blockOffset;
 
     @Override
     void libfabricLine(int start, int end) {
@@ -720,18 +733,21 @@ final class LogBuilder extends BlockScanner {
         init.absorb(o.init);
         dumps.absorb(o.dumps);
         nicDistances.absorb(o.nicDistances);
-        o.transports.forEach((k, v) -> transports.merge(k, v, Long::sum));
-        o.gdr.forEach(g -> {
+        // loops, not forEach with lambdas: this runs once per parse, before the JIT, and a lambda is linked at its first use
+        addAll(transports, o.transports);
+        for (GdrLine g : o.gdr) {
             if (gdr.size() < 64 && gdrSeen.add(MessageEffects.gdrKey(g))) {
                 gdr.add(g);
             }
-        });
+        }
         gdrCounts.absorb(o.gdrCounts);
         gdrSeen.addAll(o.gdrSeen);
-        o.nicGdr.forEach(n -> addNicGdr(MessageEffects.nicKey(n), n));
+        for (NicGdr n : o.nicGdr) {
+            addNicGdr(MessageEffects.nicKey(n), n);
+        }
         acsHint |= o.acsHint;
         comms.absorb(o.comms);
-        o.algorithms.forEach((k, v) -> algorithms.merge(k, v, Long::sum));
+        addAll(algorithms, o.algorithms);
         tuning.absorb(o.tuning);
         warnings += o.warnings;
         firstWarnings.addAll(o.firstWarnings.subList(0, Math.min(o.firstWarnings.size(), KEEP - firstWarnings.size())));
@@ -747,6 +763,14 @@ final class LogBuilder extends BlockScanner {
         mnnvl.absorb(o.mnnvl);
         if (o.lastLine != null) {
             lastLine = o.lastLine;
+        }
+    }
+
+    /** Adds each count of {@code from} to {@code into}'s. */
+    private static void addAll(Map<String, Long> into, Map<String, Long> from) {
+        for (Map.Entry<String, Long> e : from.entrySet()) {
+            Long before = into.get(e.getKey());
+            into.put(e.getKey(), before == null ? e.getValue() : before + e.getValue());
         }
     }
 

@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.zip.GZIPInputStream;
 
@@ -26,7 +25,7 @@ import java.util.zip.GZIPInputStream;
  * decide whether the lines carry NCCL's prefix: when none of them says "NCCL INFO" or "NCCL WARN" and one is an NCCL
  * message in NCCL's wording, the log is an excerpt pasted without the prefix and every line is read by its wording
  * ({@link MessageKinds#bare}), in one pass. In a log with the prefix, the lines that end within the same bytes are
- * searched for RCCL's version banner, which holds no "NCCL" for the block scanner to find ({@link #rcclBanners}).
+ * looked at for RCCL's version banner, which holds no "NCCL" for the block scanner to find ({@link BlockScanner#bannerBefore}).
  */
 final class LogReader {
 
@@ -61,43 +60,6 @@ final class LogReader {
             start = i + 1;
         }
         return found;
-    }
-
-    private static final byte[] RCCL_VERSION = "RCCL version".getBytes(StandardCharsets.ISO_8859_1);
-
-    /**
-     * The lines of {@code head[0, n)}, a block of whole lines that starts {@code offset} bytes into its source, that hold
-     * "RCCL version", each with where it ends in the source (the builder keeps those that end within the log's first
-     * {@link #SNIFF} bytes and are in RCCL's wording, {@link LogBuilder#banners}): RCCL prints its banner once per
-     * process, at its first initialisation, so a log shows it near its start; one printed later is not read. Searched as
-     * bytes, so that a log without one costs a scan of these bytes and no string.
-     */
-    static void rcclBanners(byte[] head, int n, long offset, List<LogBuilder.Banner> into) {
-        for (int at = indexOf(head, 0, n, RCCL_VERSION); at >= 0; at = indexOf(head, at + 1, n, RCCL_VERSION)) {
-            int start = at;
-            while (start > 0 && head[start - 1] != '\n') {
-                start--;
-            }
-            int end = at;
-            while (end < n && head[end] != '\n') {
-                end++;
-            }
-            into.add(new LogBuilder.Banner(offset + end, new String(head, start, end - start, StandardCharsets.UTF_8)));
-            at = end;
-        }
-    }
-
-    private static int indexOf(byte[] b, int from, int to, byte[] what) {
-        for (int i = from; i + what.length <= to; i++) {
-            int k = 0;
-            while (k < what.length && b[i + k] == what[k]) {
-                k++;
-            }
-            if (k == what.length) {
-                return i;
-            }
-        }
-        return -1;
     }
 
     /** A file as the parser reads it: in parallel ranges, or decompressed in one pass when its name ends in .gz. */
@@ -233,11 +195,13 @@ final class LogReader {
     /** The ranges' builders joined in file order, into the first range's (each range settled by its worker). */
     static LogBuilder join(List<FileRange> ranges) {
         List<FileRange> ordered = new ArrayList<>(ranges);
-        ordered.sort(Comparator.comparingLong(r -> r.start));
+        ordered.sort((a, b) -> Long.compare(a.start, b.start)); // not Comparator.comparingLong: TuningCounts#order
         LogBuilder first = ordered.get(0).builder;
         for (int k = 1; k < ordered.size(); k++) {
             FileRange r = ordered.get(k);
-            r.builder.banners.forEach(b -> first.banners.add(new LogBuilder.Banner(r.start + b.end(), b.line())));
+            for (LogBuilder.Banner b : r.builder.banners) {
+                first.banners.add(new LogBuilder.Banner(r.start + b.end(), b.line()));
+            }
             first.absorb(r.builder);
         }
         return first;
@@ -271,10 +235,10 @@ final class LogReader {
     /**
      * The bytes of a source read into one buffer of {@code segment} bytes at a time, each time up to its last newline
      * (a line longer than the buffer is judged by its first part, and its tail counts as a line of its own). In a log with
-     * NCCL's prefix, the blocks that start within the log's first {@link #SNIFF} bytes are searched for RCCL's banner
-     * ({@link #rcclBanners}; the builder keeps only those that end there): a source that starts {@code from} bytes into
-     * the log, a range of a large file, searches only what lies before that mark, and one that starts past it nothing.
-     * {@link #join} places a range's finds in the file.
+     * NCCL's prefix, the lines that start within the log's first {@link #SNIFF} bytes are looked at for RCCL's banner
+     * as they are scanned ({@link BlockScanner#bannerBefore}; the builder keeps only those that end there): a source that
+     * starts {@code from} bytes into the log, a range of a large file, looks only at what lies before that mark, and one
+     * that starts past it at nothing. {@link #join} places a range's finds in the file.
      */
     static LogBuilder blocks(Source source, long from, int segment, boolean bare) throws IOException {
         LogBuilder b = new LogBuilder(true, bare);
@@ -304,11 +268,8 @@ final class LogReader {
                 }
                 words[whole] = tail;
             }
-            if (!bare && from + offset < SNIFF) {
-                byte[] head = new byte[cut];
-                buf.get(0, head);
-                rcclBanners(head, cut, offset, b.banners);
-            }
+            b.blockOffset = offset;
+            b.bannerBefore = bare ? 0 : (int) Math.max(0, Math.min(cut, SNIFF - from - offset));
             offset += cut;
             int count = (cut + 7) >>> 3;
             words[count] = 0;
@@ -357,7 +318,7 @@ final class LogReader {
             b.lines++;
             b.acceptLine(h);
         }
-        if (!b.bare) { // where each ends, as rcclBanners notes it
+        if (!b.bare) { // where each ends, as the block scanner notes it
             long within = 0;
             for (String h : head) {
                 within += h.getBytes(StandardCharsets.UTF_8).length + 1;

@@ -145,7 +145,11 @@ final class MessageKinds {
             groups.get(bucket(words[i][0])).add(i);
         }
         for (int b = 0; b < 256; b++) {
-            BY_FIRST[b] = first.get(b).stream().mapToInt(Integer::intValue).toArray();
+            List<Integer> of = first.get(b);
+            BY_FIRST[b] = new int[of.size()];
+            for (int k = 0; k < of.size(); k++) {
+                BY_FIRST[b][k] = of.get(k);
+            }
         }
         FIRST_WORD = new long[n];
         FIRST_MASK = new long[n];
@@ -265,21 +269,31 @@ final class MessageKinds {
     }
 
     /**
-     * Messages recognised without NCCL's prefix (pasted from a blog post or a report with "host:pid:tid [dev] NCCL INFO"
-     * cut off): NCCL's own wording, strict enough that prose does not pass for it. Lines of the topology dump are
-     * recognised only after its "=== System" line, by the caller.
+     * The patterns of a log pasted without NCCL's prefix, compiled on first use: a log with the prefix (nearly every
+     * log) never needs them, and compiling them took 10 to 20 ms of every parse's start.
      */
-    private static final Pattern BARE = Pattern.compile(String.join("|",
-            "Channel \\d\\d(?:/\\d+)? : ", "Ring \\d\\d : ", "NCCL version \\d+\\.\\d+", "RCCL version (?:: )?\\d+\\.\\d+", "cudaDriverVersion \\d",
-            "CUDA Dev \\d+(?:\\[\\d+\\])?, [\\w ]+ (?:NIC distance|Ports) : ",
-            "GPU Direct RDMA (?:Enabled|Disabled) for ", "NET/\\w+(?: \\w+)* ?: ?\\S", "NET/OFI ", "NET : Using interface \\S", "Using network \\S",
-            "Using non-device net plugin", "Plugin Path : ", "P2P plugin \\S", "(?:Initialized|Failed to initialize) NET plugin ", "Assigned (?:NET|GIN|RMA) plugin ",
-            "Failed to open libibverbs", "Failed to find nccl(?:Coll)?NetPlugin", "Loaded (?:net|collnet|coll) plugin ",
-            "Successfully loaded external (?:network |gin )?plugin", "Disabling external plugins", "NCCL_\\w+ set (?:by environment )?to ",
-            "comm 0x\\p{XDigit}+ rank \\d+ n[Rr]anks \\d+", "(?:\\[Rank \\d+\\] )?ncclComm\\w* comm 0x\\p{XDigit}+ rank \\d+", "=== System : max",
-            "Trees \\[\\d+\\] ", "Tree \\d+ : ", "Connected all (?:rings|trees)", "P2P Chunksize set to \\d", "threadThresholds \\d",
-            "Setting affinity for GPU \\d", "Pattern \\d+, crossNic \\d", "Bootstrap ?: Using ", "Init timings - ", "TUNER/Plugin: ",
-            "CC O(?:ff|n), workFifoBytes", "\\d+ coll channels, ", "Comm config ", "DMA-BUF is available on GPU device"));
+    private static final class Bare {
+
+        /**
+         * Messages recognised without NCCL's prefix (pasted from a blog post or a report with "host:pid:tid [dev] NCCL INFO"
+         * cut off): NCCL's own wording, strict enough that prose does not pass for it. Lines of the topology dump are
+         * recognised only after its "=== System" line, by the caller.
+         */
+        static final Pattern BARE = Pattern.compile(String.join("|",
+                "Channel \\d\\d(?:/\\d+)? : ", "Ring \\d\\d : ", "NCCL version \\d+\\.\\d+", "RCCL version (?:: )?\\d+\\.\\d+", "cudaDriverVersion \\d",
+                "CUDA Dev \\d+(?:\\[\\d+\\])?, [\\w ]+ (?:NIC distance|Ports) : ",
+                "GPU Direct RDMA (?:Enabled|Disabled) for ", "NET/\\w+(?: \\w+)* ?: ?\\S", "NET/OFI ", "NET : Using interface \\S", "Using network \\S",
+                "Using non-device net plugin", "Plugin Path : ", "P2P plugin \\S", "(?:Initialized|Failed to initialize) NET plugin ", "Assigned (?:NET|GIN|RMA) plugin ",
+                "Failed to open libibverbs", "Failed to find nccl(?:Coll)?NetPlugin", "Loaded (?:net|collnet|coll) plugin ",
+                "Successfully loaded external (?:network |gin )?plugin", "Disabling external plugins", "NCCL_\\w+ set (?:by environment )?to ",
+                "comm 0x\\p{XDigit}+ rank \\d+ n[Rr]anks \\d+", "(?:\\[Rank \\d+\\] )?ncclComm\\w* comm 0x\\p{XDigit}+ rank \\d+", "=== System : max",
+                "Trees \\[\\d+\\] ", "Tree \\d+ : ", "Connected all (?:rings|trees)", "P2P Chunksize set to \\d", "threadThresholds \\d",
+                "Setting affinity for GPU \\d", "Pattern \\d+, crossNic \\d", "Bootstrap ?: Using ", "Init timings - ", "TUNER/Plugin: ",
+                "CC O(?:ff|n), workFifoBytes", "\\d+ coll channels, ", "Comm config ", "DMA-BUF is available on GPU device"));
+
+        /** A line of the topology dump pasted without NCCL's prefix, once its "=== System" line was seen: -1 if not one. */
+        static final Pattern BARE_DUMP = Pattern.compile("\\s*(?:\\+ \\w+\\[[\\d.]+\\] - \\w+/|CPU/\\S+ \\(|==========)");
+    }
 
     /** Where the NCCL message starts in a line pasted without NCCL's prefix (after leading blanks), or -1. */
     static int bare(String line) {
@@ -287,13 +301,10 @@ final class MessageKinds {
         while (p < line.length() && (line.charAt(p) == ' ' || line.charAt(p) == '\t')) {
             p++;
         }
-        return BARE.matcher(line).region(p, line.length()).lookingAt() ? p : -1;
+        return Bare.BARE.matcher(line).region(p, line.length()).lookingAt() ? p : -1;
     }
 
-    /** A line of the topology dump pasted without NCCL's prefix, once its "=== System" line was seen: -1 if not one. */
-    private static final Pattern BARE_DUMP = Pattern.compile("\\s*(?:\\+ \\w+\\[[\\d.]+\\] - \\w+/|CPU/\\S+ \\(|==========)");
-
     static int bareDumpLine(String line) {
-        return BARE_DUMP.matcher(line).lookingAt() ? 0 : -1;
+        return Bare.BARE_DUMP.matcher(line).lookingAt() ? 0 : -1;
     }
 }

@@ -6,14 +6,15 @@ package io.nccldoctor.collectives.parse;
  * ones cost a hash and a comparison of their words. Open addressing, at most {@link #MAX} texts; past that, new texts
  * are read every time. Each slot's hash, length and words are one array ({hash, length, words…}), so that a probe
  * touches one array and, on a hit, the value: a table this size is mostly outside the cache, and each array a probe
- * reads is a cache miss.
+ * reads is a cache miss. The table starts small and doubles as it fills (at its full size its two arrays are 0.5 MB,
+ * which a short log would allocate, and touch, for nothing: 2 ms of every range's start).
  */
 final class MessageMemo {
 
     private static final int SLOTS = 1 << 16;
     private static final int MAX = SLOTS / 4 * 3;
-    private final long[][] keys = new long[SLOTS][];
-    private final Object[] value = new Object[SLOTS];
+    private long[][] keys = new long[1 << 8][];
+    private Object[] value = new Object[1 << 8];
     private int size;
     private int slot;
     private int hit;
@@ -32,13 +33,14 @@ final class MessageMemo {
             h = (h ^ b.textWord(k, to)) * 0x9E3779B97F4A7C15L;
             h ^= h >>> 29;
         }
-        int i = (int) h & (SLOTS - 1);
+        int mask = keys.length - 1;
+        int i = (int) h & mask;
         for (long[] w = keys[i]; w != null; w = keys[i]) {
             if (w[0] == h && w[1] == n && same(b, w, from, to)) {
                 hit = i;
                 return value[i];
             }
-            i = (i + 1) & (SLOTS - 1);
+            i = (i + 1) & mask;
         }
         slot = i;
         missHash = h;
@@ -67,6 +69,9 @@ final class MessageMemo {
         if (size >= MAX) {
             return;
         }
+        if (size >= keys.length / 4 * 3) {
+            grow();
+        }
         long[] w = new long[2 + ((to - from + 7) >>> 3)];
         w[0] = missHash;
         w[1] = to - from;
@@ -76,5 +81,29 @@ final class MessageMemo {
         keys[slot] = w;
         value[slot] = v;
         size++;
+    }
+
+    /** The table at twice its size, each text placed again by its hash; the slot of the text looked up last moves too. */
+    private void grow() {
+        long[][] oldKeys = keys;
+        Object[] oldValues = value;
+        int mask = oldKeys.length * 2 - 1;
+        keys = new long[mask + 1][];
+        value = new Object[mask + 1];
+        for (int k = 0; k < oldKeys.length; k++) {
+            if (oldKeys[k] != null) {
+                int i = (int) oldKeys[k][0] & mask;
+                while (keys[i] != null) {
+                    i = (i + 1) & mask;
+                }
+                keys[i] = oldKeys[k];
+                value[i] = oldValues[k];
+            }
+        }
+        int i = (int) missHash & mask;
+        while (keys[i] != null) {
+            i = (i + 1) & mask;
+        }
+        slot = i;
     }
 }

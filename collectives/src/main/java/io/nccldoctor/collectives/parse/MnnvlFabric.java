@@ -45,11 +45,11 @@ final class MnnvlFabric {
 
     void absorb(MnnvlFabric o) {
         lines += o.lines;
-        o.gpus.forEach((k, g) -> {
+        for (Map.Entry<String, NcclLog.MnnvlGpu> g : o.gpus.entrySet()) { // a loop: no lambda to link, once per parse
             if (gpus.size() < GPUS) {
-                gpus.putIfAbsent(k, g);
+                gpus.putIfAbsent(g.getKey(), g.getValue());
             }
-        });
+        }
     }
 
     NcclLog.Mnnvl build() {

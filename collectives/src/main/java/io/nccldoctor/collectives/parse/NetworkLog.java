@@ -1,6 +1,7 @@
 package io.nccldoctor.collectives.parse;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -135,7 +136,9 @@ final class NetworkLog {
 
     /** Each process's devices printed one per line, as one list (once, before the lists are read). */
     private void joinOneByOne() {
-        oneByOne.values().forEach(o -> add(o.said()));
+        for (OneByOne o : oneByOne.values()) {
+            add(o.said());
+        }
         oneByOne.clear();
     }
 
@@ -164,6 +167,18 @@ final class NetworkLog {
             case NONE -> {
             }
         }
+    }
+
+    /** The first {@link #KEEP} of {@code values}, in their order. */
+    private static List<String> first(Collection<String> values) {
+        List<String> out = new ArrayList<>();
+        for (String v : values) {
+            if (out.size() == KEEP) {
+                break;
+            }
+            out.add(v);
+        }
+        return out;
     }
 
     private static void addCapped(Set<String> set, String value) {
@@ -195,23 +210,36 @@ final class NetworkLog {
 
     /** Adds what a later range of the same file found, in file order. */
     void absorb(NetworkLog o) {
-        o.chosen.forEach(n -> addCapped(chosen, n));
-        o.devices.forEach((t, lists) -> lists.forEach(d -> add(new Said(Category.DEVICES, o.deviceLines.get(t + "|" + d), t, d))));
-        o.unavailable.forEach(u -> addCapped(unavailable, u));
-        o.loaded.forEach(l -> addCapped(loaded, l));
-        o.failed.forEach(f -> addCapped(failed, f));
-        o.plugins.forEach(p -> addCapped(plugins, p));
-        o.interfaces.forEach(i -> addCapped(interfaces, i));
-        o.oneByOne.forEach((k, theirs) -> {
-            OneByOne mine = oneByOne.get(k);
+        // loops, here and below, not forEach with lambdas: this runs once per parse, before the JIT, and each lambda is
+        // linked at its first use (a fraction of a millisecond apiece)
+        addCapped(chosen, o.chosen);
+        for (Map.Entry<String, List<String>> t : o.devices.entrySet()) {
+            for (String d : t.getValue()) {
+                add(new Said(Category.DEVICES, o.deviceLines.get(t.getKey() + "|" + d), t.getKey(), d));
+            }
+        }
+        addCapped(unavailable, o.unavailable);
+        addCapped(loaded, o.loaded);
+        addCapped(failed, o.failed);
+        addCapped(plugins, o.plugins);
+        addCapped(interfaces, o.interfaces);
+        for (Map.Entry<String, OneByOne> k : o.oneByOne.entrySet()) {
+            OneByOne theirs = k.getValue();
+            OneByOne mine = oneByOne.get(k.getKey());
             if (mine == null) {
-                oneByOne.put(k, theirs);
+                oneByOne.put(k.getKey(), theirs);
             } else {
                 for (int i = 0; i < theirs.devices.size(); i++) {
                     mine.add(theirs.devices.get(i), theirs.lines.get(i));
                 }
             }
-        });
+        }
+    }
+
+    private static void addCapped(Set<String> set, Set<String> values) {
+        for (String v : values) {
+            addCapped(set, v);
+        }
     }
 
     /**
@@ -221,18 +249,22 @@ final class NetworkLog {
     List<String> lines() {
         joinOneByOne();
         List<String> out = new ArrayList<>();
-        chosen.stream().limit(KEEP).forEach(n -> out.add("Using network " + n));
-        deviceLines.values().stream().limit(KEEP).forEach(out::add);
-        unavailable.stream().limit(KEEP).forEach(out::add);
-        interfaces.stream().limit(KEEP).forEach(out::add);
-        plugins.stream().limit(KEEP).forEach(out::add);
+        for (String n : first(chosen)) {
+            out.add("Using network " + n);
+        }
+        out.addAll(first(deviceLines.values()));
+        out.addAll(first(unavailable));
+        out.addAll(first(interfaces));
+        out.addAll(first(plugins));
         return out;
     }
 
     NcclLog.Network build() {
         joinOneByOne();
         Map<String, List<String>> byTransport = new LinkedHashMap<>();
-        devices.forEach((t, lists) -> byTransport.put(t, List.copyOf(lists)));
+        for (Map.Entry<String, List<String>> t : devices.entrySet()) {
+            byTransport.put(t.getKey(), List.copyOf(t.getValue()));
+        }
         return new NcclLog.Network(List.copyOf(chosen), byTransport, List.copyOf(loaded), List.copyOf(failed), List.copyOf(unavailable),
                 fallbacks());
     }
@@ -246,12 +278,24 @@ final class NetworkLog {
     private List<String> fallbacks() {
         List<String> out = new ArrayList<>();
         String used = chosen.isEmpty() ? "" : "; NCCL used " + String.join(", ", chosen);
-        failed.stream().filter(f -> !INTERNAL.contains(f)).forEach(f -> out.add("the NET plugin '" + f + "' failed to initialise" + used));
-        failed.stream().filter(INTERNAL::contains).forEach(f -> out.add("NCCL's own " + f + " transport failed to initialise" + used));
+        for (String f : failed) {
+            if (!INTERNAL.contains(f)) {
+                out.add("the NET plugin '" + f + "' failed to initialise" + used);
+            }
+        }
+        for (String f : failed) {
+            if (INTERNAL.contains(f)) {
+                out.add("NCCL's own " + f + " transport failed to initialise" + used);
+            }
+        }
         boolean internalOnly = !chosen.isEmpty() && INTERNAL.containsAll(chosen);
         if (internalOnly) {
-            loaded.stream().filter(l -> !failed.contains(l)).forEach(l -> out.add("the net plugin '" + l + "' was loaded, but NCCL used its "
-                    + "internal " + String.join(", ", chosen) + " transport: the plugin's init failed or it found no device"));
+            for (String l : loaded) {
+                if (!failed.contains(l)) {
+                    out.add("the net plugin '" + l + "' was loaded, but NCCL used its internal " + String.join(", ", chosen)
+                            + " transport: the plugin's init failed or it found no device");
+                }
+            }
         }
         boolean socketsOnly = chosen.isEmpty() && devices.containsKey("Socket") && devices.size() == 1;
         if ((chosen.contains("Socket") || socketsOnly) && (!unavailable.isEmpty() || failed.contains("IB"))) {

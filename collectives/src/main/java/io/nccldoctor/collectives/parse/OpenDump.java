@@ -52,7 +52,9 @@ final class OpenDump {
         Map<String, Integer> byName(Map<Long, String> names) {
             Map<String, Integer> out = new TreeMap<>();
             for (int i = 0; i < size; i++) {
-                out.merge(names.getOrDefault(keys[i], "?"), counts[i], Integer::sum);
+                String name = names.getOrDefault(keys[i], "?");
+                Integer before = out.get(name); // not merge with Integer::sum: no lambda to link before the JIT
+                out.put(name, before == null ? counts[i] : before + counts[i]);
             }
             return Collections.unmodifiableMap(out);
         }

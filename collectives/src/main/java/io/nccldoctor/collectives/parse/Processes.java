@@ -80,8 +80,8 @@ final class Processes {
         }
         if (nccl != lastLinePrefix.length() || !line.startsWith(lastLinePrefix)) {
             lastLinePrefix = line.substring(0, nccl);
-            lastLineProcess = LogMessages.process(line, nccl).map(k -> byKey.computeIfAbsent(text(k), Facts::new));
-            lastLineThread = LogMessages.thread(line, nccl).map(this::text).orElse("");
+            lastLineProcess = Optional.ofNullable(facts(LogMessages.process(line, nccl)));
+            lastLineThread = thread(LogMessages.thread(line, nccl));
         }
         return lastLineProcess;
     }
@@ -99,7 +99,9 @@ final class Processes {
     /**
      * The prefix of the last line read from bytes (as little-endian words, the last one zero-padded), and its process:
      * comparing a few words costs less than reading it again. Other prefixes seen are found by their words in a table
-     * (open addressing, at most {@link #PREFIXES_MAX}), so that interleaved processes are read once each.
+     * (open addressing, at most {@link #PREFIXES_MAX}), so that interleaved processes are read once each. The table
+     * starts small and doubles as it fills: at its full size its arrays are 0.8 MB, which a log of a few processes would
+     * allocate, and touch, for nothing (3 to 4 ms of every range's start).
      */
     private long[] lastPrefix = new long[0];
     private int lastPrefixLength = -1;
@@ -107,11 +109,12 @@ final class Processes {
     private String lastThread = "";
     private static final int PREFIX_SLOTS = 1 << 15;
     private static final int PREFIXES_MAX = PREFIX_SLOTS / 4 * 3;
-    private final long[][] prefixWords = new long[PREFIX_SLOTS][];
-    private final long[] prefixHash = new long[PREFIX_SLOTS];
-    private final int[] prefixLength = new int[PREFIX_SLOTS];
-    private final Facts[] prefixProcess = new Facts[PREFIX_SLOTS];
-    private final String[] prefixThread = new String[PREFIX_SLOTS];
+    private static final int FIRST_SLOTS = 1 << 8;
+    private long[][] prefixWords = new long[FIRST_SLOTS][];
+    private long[] prefixHash = new long[FIRST_SLOTS];
+    private int[] prefixLength = new int[FIRST_SLOTS];
+    private Facts[] prefixProcess = new Facts[FIRST_SLOTS];
+    private String[] prefixThread = new String[FIRST_SLOTS];
     private int prefixes;
     /** The words of the prefix being looked up (a copy is kept only for a new one). */
     private long[] scratch = new long[8];
@@ -151,8 +154,9 @@ final class Processes {
             h ^= h >>> 29;
         }
         long[] words = null;
-        int i = (int) h & (PREFIX_SLOTS - 1);
-        for (; prefixWords[i] != null; i = (i + 1) & (PREFIX_SLOTS - 1)) {
+        int mask = prefixWords.length - 1;
+        int i = (int) h & mask;
+        for (; prefixWords[i] != null; i = (i + 1) & mask) {
             if (prefixHash[i] == h && prefixLength[i] == n && same(prefixWords[i], mine, count)) {
                 words = prefixWords[i];
                 break;
@@ -171,9 +175,15 @@ final class Processes {
         byte[] bytes = new byte[n];
         buf.get(start, bytes);
         String prefix = new String(bytes, StandardCharsets.ISO_8859_1);
-        lastProcess = LogMessages.process(prefix, n).map(k -> byKey.computeIfAbsent(text(k), Facts::new)).orElse(null);
-        lastThread = LogMessages.thread(prefix, n).map(this::text).orElse("");
+        lastProcess = facts(LogMessages.process(prefix, n));
+        lastThread = thread(LogMessages.thread(prefix, n));
         if (prefixes < PREFIXES_MAX) {
+            if (prefixes >= prefixWords.length / 4 * 3) {
+                grow();
+                for (i = (int) h & (prefixWords.length - 1); prefixWords[i] != null; i = (i + 1) & (prefixWords.length - 1)) {
+                    // the first free slot of the larger table
+                }
+            }
             prefixWords[i] = words;
             prefixHash[i] = h;
             prefixLength[i] = n;
@@ -182,6 +192,55 @@ final class Processes {
             prefixes++;
         }
         return lastProcess;
+    }
+
+    // The two below without a lambda: both range threads meet their first line at once, and a lambda linked by two
+    // threads together is taken from the class-data archive by one of them only; the other generates its class.
+
+    /** The facts of the process a line's prefix names, or null when it names none. */
+    private Facts facts(Optional<String> process) {
+        if (process.isEmpty()) {
+            return null;
+        }
+        String key = text(process.get());
+        Facts facts = byKey.get(key);
+        if (facts == null) {
+            facts = new Facts(key);
+            byKey.put(key, facts);
+        }
+        return facts;
+    }
+
+    private String thread(Optional<String> thread) {
+        return thread.isEmpty() ? "" : text(thread.get());
+    }
+
+    /** The prefix table at twice its size, each entry placed again by its hash. */
+    private void grow() {
+        long[][] words = prefixWords;
+        long[] hash = prefixHash;
+        int[] length = prefixLength;
+        Facts[] process = prefixProcess;
+        String[] thread = prefixThread;
+        int slots = words.length * 2;
+        prefixWords = new long[slots][];
+        prefixHash = new long[slots];
+        prefixLength = new int[slots];
+        prefixProcess = new Facts[slots];
+        prefixThread = new String[slots];
+        for (int k = 0; k < words.length; k++) {
+            if (words[k] != null) {
+                int i = (int) hash[k] & (slots - 1);
+                while (prefixWords[i] != null) {
+                    i = (i + 1) & (slots - 1);
+                }
+                prefixWords[i] = words[k];
+                prefixHash[i] = hash[k];
+                prefixLength[i] = length[k];
+                prefixProcess[i] = process[k];
+                prefixThread[i] = thread[k];
+            }
+        }
     }
 
     private static boolean same(long[] a, long[] b, int count) {

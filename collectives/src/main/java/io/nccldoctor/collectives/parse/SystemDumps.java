@@ -3,7 +3,6 @@ package io.nccldoctor.collectives.parse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -355,25 +354,31 @@ final class SystemDumps {
                 keep(open.remove(e.getKey()).close(false, bandwidths));
             }
         }
-        o.orphans.forEach((k, lines) -> { // as one pass would have gone on noting them: up to the dump's END, if any
-            if (!started.contains(k)) {
-                List<Line> before = orphans.computeIfAbsent(k, x -> new ArrayList<>());
+        // loops, not forEach with lambdas: this runs once per parse, before the JIT, and a lambda is linked at its first use
+        for (Map.Entry<String, List<Line>> e : o.orphans.entrySet()) { // as one pass would have gone on noting them: up to the dump's END
+            if (!started.contains(e.getKey())) {
+                List<Line> lines = e.getValue();
+                List<Line> before = orphans.get(e.getKey());
+                if (before == null) {
+                    before = new ArrayList<>();
+                    orphans.put(e.getKey(), before);
+                }
                 for (int i = 0; i < lines.size() && (before.isEmpty() || before.get(before.size() - 1).type() != Type.END); i++) {
                     before.add(lines.get(i));
                 }
             }
-        });
+        }
         started.addAll(o.started);
-        o.open.forEach(open::put);
+        open.putAll(o.open);
         count += o.count;
-        o.distinct.forEach((d, n) -> {
-            long[] seen = distinct.get(d);
+        for (Map.Entry<NcclLog.SystemDump, long[]> e : o.distinct.entrySet()) {
+            long[] seen = distinct.get(e.getKey());
             if (seen != null) {
-                seen[0] += n[0];
+                seen[0] += e.getValue()[0];
             } else if (distinct.size() < DISTINCT) {
-                distinct.put(d, new long[] {n[0]});
+                distinct.put(e.getKey(), new long[] {e.getValue()[0]});
             }
-        });
+        }
     }
 
     /**
@@ -383,7 +388,9 @@ final class SystemDumps {
      */
     List<NcclLog.SystemDump> finish() {
         lastKey = null;
-        new ArrayList<>(open.values()).forEach(o -> keep(o.close(false, bandwidths)));
+        for (OpenDump o : new ArrayList<>(open.values())) {
+            keep(o.close(false, bandwidths));
+        }
         open.clear();
         for (List<Line> lines : orphans.values()) {
             OpenDump part = new OpenDump("", "");
@@ -400,7 +407,9 @@ final class SystemDumps {
         }
         orphans.clear();
         List<NcclLog.SystemDump> out = new ArrayList<>(distinct.keySet());
-        out.sort(Comparator.comparing(NcclLog.SystemDump::toString));
+        if (out.size() > 1) { // by their text (Comparator.comparing would generate a lambda at every start: TuningCounts#order)
+            out.sort((a, b) -> a.toString().compareTo(b.toString()));
+        }
         return out;
     }
 }

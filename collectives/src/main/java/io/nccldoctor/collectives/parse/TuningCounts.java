@@ -1,7 +1,6 @@
 package io.nccldoctor.collectives.parse;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,23 +47,44 @@ final class TuningCounts {
 
     /** Adds the calls counted from bytes to their choices (kept or dropped as when they were first seen). */
     void fold(Map<String, Long> algorithms) {
-        spans.forEach((span, calls) -> {
-            NcclLog.Tuning t = spanChoices.get(span);
-            add(new NcclLog.Tuning(t.collective(), t.bytes(), t.algorithm(), t.protocol(), calls[0]));
-            algorithms.merge(t.algorithm() + "/" + t.protocol(), calls[0], Long::sum);
-        });
+        for (Map.Entry<String, long[]> e : spans.entrySet()) { // loops, here and below: no lambda to link, once per range
+            long calls = e.getValue()[0];
+            NcclLog.Tuning t = spanChoices.get(e.getKey());
+            add(new NcclLog.Tuning(t.collective(), t.bytes(), t.algorithm(), t.protocol(), calls));
+            String algorithm = t.algorithm() + "/" + t.protocol();
+            Long before = algorithms.get(algorithm);
+            algorithms.put(algorithm, before == null ? calls : before + calls);
+        }
         spans.clear();
         spanChoices.clear();
     }
 
     void absorb(TuningCounts o) {
-        o.tuning.values().forEach(this::add);
+        for (NcclLog.Tuning t : o.tuning.values()) {
+            add(t);
+        }
     }
 
     List<NcclLog.Tuning> sorted() {
         List<NcclLog.Tuning> chosen = new ArrayList<>(tuning.values());
-        chosen.sort(Comparator.comparing((NcclLog.Tuning t) -> t.collective().orElse("")).thenComparingLong(NcclLog.Tuning::bytes)
-                .thenComparing(NcclLog.Tuning::algorithm).thenComparing(NcclLog.Tuning::protocol));
+        if (chosen.size() > 1) {
+            chosen.sort(TuningCounts::order);
+        }
         return chosen;
+    }
+
+    /**
+     * By collective, size, algorithm and protocol. Written out: Comparator.comparing and thenComparing make lambdas inside
+     * java.util.Comparator, which the class-data archive does not hold, so each is generated at every start (milliseconds).
+     */
+    private static int order(NcclLog.Tuning a, NcclLog.Tuning b) {
+        int c = a.collective().orElse("").compareTo(b.collective().orElse(""));
+        if (c == 0) {
+            c = Long.compare(a.bytes(), b.bytes());
+        }
+        if (c == 0) {
+            c = a.algorithm().compareTo(b.algorithm());
+        }
+        return c != 0 ? c : a.protocol().compareTo(b.protocol());
     }
 }

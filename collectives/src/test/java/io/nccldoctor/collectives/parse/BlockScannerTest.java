@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * an "NCCL" before that place; lines shorter than it; channel lines that end with the transport of one of the last
  * lines, or with it and a blank, a "\r\n" line end or more words (a lone '\r' would end a line for the line reader,
  * not for NCCL, so none is written); communicator lines in NCCL's shapes and cut or changed ones; dump lines;
- * per-operation lines.
+ * per-operation lines; RCCL's version banner, which has no NCCL prefix, in its two wordings, after blanks, cut, or not
+ * at the line's start.
  */
 class BlockScannerTest {
 
@@ -51,6 +52,10 @@ class BlockScannerTest {
         "AllReduce: 1048576 Bytes -> Algo RING proto SIMPLE channel{Lo..Hi}={0..3}", "Tree 0 : 4 -> 5 -> 6/-1/-1", "  3 : NET/0-3 GPU/0-18000",
         "32 coll channels, 32 collnet channels", "Connected all rings, use ring PXN 0 GDR 1", "something new", "", "N", "NCCL INFO nested"};
 
+    /** RCCL's banner as ROCm/rccl-tests#163 and ROCm/rccl#1026 show it, and lines that only resemble it. */
+    private static final String[] BANNERS = {"RCCL version : 2.21.5-HEAD:9a0e6a1", "RCCL version 2.16.5+hip5.6 HE", "  RCCL version : 2.20.5",
+        "\tRCCL version 2.18.3+hip6.0 HEAD:b5b0e7a", "RCCL version", "RCCL versio", "rank 0: RCCL version : 2.21.5", "RCCL version : HEAD"};
+
     @Test
     void blockScannerAgreesWithTheLineReaderOnJobShapedLogs(@TempDir Path dir) throws IOException {
         Random random = new Random(29);
@@ -70,6 +75,8 @@ class BlockScannerTest {
                     int shape = random.nextInt(20);
                     if (shape == 0) {
                         text.append("application output ").append(lines); // no NCCL at all
+                    } else if (shape == 4 && round % 2 == 0) {
+                        text.append(BANNERS[random.nextInt(BANNERS.length)]);
                     } else if (shape == 1) {
                         text.append(prefix, 0, random.nextInt(prefix.length() + 1)); // a line cut short
                     } else {

@@ -34,7 +34,12 @@ public enum InputKind {
 
     /** The kind with this key, case-insensitively. */
     public static Optional<InputKind> of(String key) {
-        return Arrays.stream(values()).filter(k -> k.key().equalsIgnoreCase(key)).findFirst();
+        for (InputKind k : values()) { // a loop: this runs at every parse, before the JIT, and a lambda is linked on first use
+            if (k.key().equalsIgnoreCase(key)) {
+                return Optional.of(k);
+            }
+        }
+        return Optional.empty();
     }
 
     /** "nvidia-smi-topo, perftest, …": every key, in order. */

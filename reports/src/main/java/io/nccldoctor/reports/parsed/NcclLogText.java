@@ -26,20 +26,30 @@ public final class NcclLogText {
                     + "channel lines not over the network are counted without it)\n");
         }
         network(log, out);
-        log.transports().forEach((t, n) -> out.append("  channels via ").append(t).append(": ").append(n).append('\n'));
+        for (Map.Entry<String, Long> t : log.transports().entrySet()) {
+            out.append("  channels via ").append(t.getKey()).append(": ").append(t.getValue()).append('\n');
+        }
         if (log.pxnChannels() > 0) {
             out.append("  of these network channels, ").append(log.pxnChannels()).append(" go through another rank's NIC and proxy "
                     + "(PXN: NCCL printed that rank in parentheses on a send channel, NET/…/0(3)/…)\n");
         }
         init(log, out);
-        log.communicatorSizes().forEach((n, c) -> out.append("  communicators of ").append(n).append(" ranks initialised: ").append(c).append('\n'));
-        log.algorithms().forEach((a, n) -> out.append("  algorithm/protocol ").append(a).append(": ").append(n).append('\n'));
-        tuningRanges(log.tuning()).forEach(t -> out.append("  tuning ").append(t).append('\n'));
+        for (Map.Entry<Integer, Long> c : log.communicatorSizes().entrySet()) {
+            out.append("  communicators of ").append(c.getKey()).append(" ranks initialised: ").append(c.getValue()).append('\n');
+        }
+        for (Map.Entry<String, Long> a : log.algorithms().entrySet()) {
+            out.append("  algorithm/protocol ").append(a.getKey()).append(": ").append(a.getValue()).append('\n');
+        }
+        lines("  tuning ", tuningRanges(log.tuning()), out);
         gdr(log, out);
-        log.nicDistances().forEach(d -> out.append("  ").append(nicDistance(d)).append('\n'));
-        log.systems().forEach(d -> out.append("  ").append(system(d)).append('\n'));
+        for (NcclLog.NicDistance d : log.nicDistances()) {
+            out.append("  ").append(nicDistance(d)).append('\n');
+        }
+        for (NcclLog.SystemDump d : log.systems()) {
+            out.append("  ").append(system(d)).append('\n');
+        }
         out.append("  warnings: ").append(log.warnings()).append('\n');
-        log.firstWarnings().forEach(w -> out.append("    ").append(w).append('\n'));
+        lines("    ", log.firstWarnings(), out);
         errors(log.errors(), out);
         for (NcclLog.IbError e : log.ibErrors()) {
             out.append("  IB completion error: status ").append(e.status()).append(" (").append(e.statusName()).append("), vendor err ")
@@ -52,16 +62,20 @@ public final class NcclLogText {
             out.append("  NCCL's HINT: ACS is enabled on the path and breaks GPU Direct RDMA: `nccl-doctor preflight` on that node names the "
                     + "bridge (ACS_REDIRECT_ON_P2P_PATH); disable ACS there, or NCCL_NET_GDR_LEVEL=0 to confirm\n");
         }
-        log.watchdogTimeouts().forEach(w -> out.append("  watchdog: ").append(w).append('\n'));
-        log.watchdogHangs().forEach(w -> out.append("  watchdog stuck: ").append(w).append('\n'));
+        lines("  watchdog: ", log.watchdogTimeouts(), out);
+        lines("  watchdog stuck: ", log.watchdogHangs(), out);
         asyncEvents(log.ibAsyncEvents(), "  ", out);
         torchErrors(log.torchErrors(), "  ", out);
-        log.libfabricWarnings().warnings().forEach(w -> out.append("  libfabric warning: ").append(w.provider()).append(' ').append(w.function())
-                .append(": ").append(w.message()).append(", ").append(w.count()).append(w.count() == 1 ? " line" : " lines")
-                .append(w.harmless() ? " (the plugin's own choice, not judged)" : "").append('\n'));
-        log.mnnvl().gpus().forEach(g -> out.append("  MNNVL fabric: GPU busId ").append(g.busId()).append(", fabric registration ")
-                .append(g.state()).append(" (").append(g.stateName()).append("), cliqueId ").append(g.cliqueId()).append(", fabric UUID ")
-                .append(g.fabricUuid()).append(", healthMask ").append(g.healthMask()).append(" (as printed)\n"));
+        for (NcclLog.LibfabricWarning w : log.libfabricWarnings().warnings()) {
+            out.append("  libfabric warning: ").append(w.provider()).append(' ').append(w.function())
+                    .append(": ").append(w.message()).append(", ").append(w.count()).append(w.count() == 1 ? " line" : " lines")
+                    .append(w.harmless() ? " (the plugin's own choice, not judged)" : "").append('\n');
+        }
+        for (NcclLog.MnnvlGpu g : log.mnnvl().gpus()) {
+            out.append("  MNNVL fabric: GPU busId ").append(g.busId()).append(", fabric registration ")
+                    .append(g.state()).append(" (").append(g.stateName()).append("), cliqueId ").append(g.cliqueId()).append(", fabric UUID ")
+                    .append(g.fabricUuid()).append(", healthMask ").append(g.healthMask()).append(" (as printed)\n");
+        }
         if (!log.cutLastLine().isEmpty()) {
             out.append("  ").append(log.cutLastLine()).append('\n');
         }
@@ -69,8 +83,20 @@ public final class NcclLogText {
             out.append("  NCCL INFO messages of no kind this parser knows (looked at for a transport or an algorithm only): ")
                     .append(log.unknownMessages()).append('\n');
         }
-        log.differences().forEach(d -> out.append("DIFFERS between processes: ").append(d).append('\n'));
+        lines("DIFFERS between processes: ", log.differences(), out);
         return out.toString();
+    }
+
+    /*
+     * Written as loops, not forEach with a lambda: each lambda is linked at its first use, a fraction of a millisecond
+     * apiece before anything is compiled, and this runs once per `parse`.
+     */
+
+    /** Each of {@code lines} on a line of its own, after {@code lead}. */
+    private static void lines(String lead, Iterable<String> lines, StringBuilder out) {
+        for (String line : lines) {
+            out.append(lead).append(line).append('\n');
+        }
     }
 
     /** The IB async events, one line per port and event: "IB async event (fatal): mlx5_3:1 invalid request local work queue error: 3 lines". */
@@ -136,36 +162,48 @@ public final class NcclLogText {
         if (!n.chosen().isEmpty()) {
             out.append("  network chosen: ").append(String.join(", ", n.chosen())).append('\n');
         }
-        n.devices().forEach((t, lists) -> lists.forEach(d -> out.append("  NET/").append(t).append(" devices: ").append(d).append('\n')));
-        n.unavailable().forEach(u -> out.append("  unavailable: ").append(u).append('\n'));
+        for (Map.Entry<String, List<String>> t : n.devices().entrySet()) {
+            lines("  NET/" + t.getKey() + " devices: ", t.getValue(), out);
+        }
+        lines("  unavailable: ", n.unavailable(), out);
         if (!n.loadedPlugins().isEmpty()) {
             out.append("  net plugins loaded: ").append(String.join(", ", n.loadedPlugins())).append('\n');
         }
         if (!n.failedPlugins().isEmpty()) {
             out.append("  net plugins that failed to initialise: ").append(String.join(", ", n.failedPlugins())).append('\n');
         }
-        n.fallbacks().forEach(f -> out.append("  FALLBACK: ").append(f).append('\n'));
-        log.networks().forEach(line -> out.append("  network: ").append(line).append('\n'));
+        lines("  FALLBACK: ", n.fallbacks(), out);
+        lines("  network: ", log.networks(), out);
     }
 
     /** The CUDA driver, communicators started and their node counts, the GPUs' bus ids, the environment, missing symbols. */
     private static void init(NcclLog log, StringBuilder out) {
         NcclLog.Init i = log.init();
         if (!i.cudaDriverVersions().isEmpty()) {
-            out.append("  CUDA driver API: ").append(String.join(", ", i.cudaDriverVersions().stream().map(NcclLogText::cudaVersion).toList()))
-                    .append('\n');
+            List<String> versions = new ArrayList<>();
+            for (String v : i.cudaDriverVersions()) {
+                versions.add(cudaVersion(v));
+            }
+            out.append("  CUDA driver API: ").append(String.join(", ", versions)).append('\n');
         }
-        i.started().forEach((n, c) -> out.append("  communicators of ").append(n).append(" ranks started: ").append(c).append('\n'));
-        i.nodes().forEach((n, c) -> out.append("  communicators over ").append(n).append(n == 1 ? " node: " : " nodes: ").append(c).append('\n'));
+        for (Map.Entry<Integer, Long> c : i.started().entrySet()) {
+            out.append("  communicators of ").append(c.getKey()).append(" ranks started: ").append(c.getValue()).append('\n');
+        }
+        for (Map.Entry<Integer, Long> c : i.nodes().entrySet()) {
+            int n = c.getKey();
+            out.append("  communicators over ").append(n).append(n == 1 ? " node: " : " nodes: ").append(c.getValue()).append('\n');
+        }
         if (!i.busIds().isEmpty()) {
             List<String> ids = List.copyOf(i.busIds());
             out.append("  GPUs (PCI bus ids as NCCL prints them): ").append(String.join(", ", ids.subList(0, Math.min(16, ids.size()))))
                     .append(ids.size() > 16 ? " and " + (ids.size() - 16) + " more" : "").append('\n');
         }
-        i.environment().forEach((k, v) -> out.append("  environment: ").append(k).append('=').append(String.join(" | ", v)).append('\n'));
+        for (Map.Entry<String, List<String>> e : i.environment().entrySet()) {
+            out.append("  environment: ").append(e.getKey()).append('=').append(String.join(" | ", e.getValue())).append('\n');
+        }
         if (i.symbolFailureCount() > 0) {
             out.append("  verbs symbols not found: ").append(i.symbolFailureCount()).append(" lines (rdma-core older than this NCCL expects)\n");
-            i.symbolFailures().forEach(f -> out.append("    ").append(f).append('\n'));
+            lines("    ", i.symbolFailures(), out);
         }
     }
 
@@ -187,7 +225,11 @@ public final class NcclLogText {
                     .append(g.threshold()).append(" (").append(GdrReading.of(g.distance(), g.relation(), g.threshold(), g.wording(), log))
                     .append(")\n");
         }
-        if (log.gdrDecisions().stream().mapToLong(NcclLog.GdrCount::count).sum() > log.gdr().size()) {
+        long decisions = 0;
+        for (NcclLog.GdrCount c : log.gdrDecisions()) {
+            decisions += c.count();
+        }
+        if (decisions > log.gdr().size()) {
             for (NcclLog.GdrCount c : log.gdrDecisions()) {
                 out.append("  GDR decisions ").append(c.enabled() ? "enabled" : "disabled").append(" at distance ").append(c.distance()).append(' ')
                         .append(c.relation()).append(' ').append(c.threshold()).append(": ").append(c.count()).append('\n');
@@ -220,18 +262,22 @@ public final class NcclLogText {
         if (d.c2cLinks() > 0) {
             s.append(", ").append(d.c2cLinks()).append(" C2C links");
         }
-        d.otherLinks().forEach((type, n) -> s.append(", ").append(n).append(' ').append(type).append(" links"));
+        for (Map.Entry<String, Integer> other : d.otherLinks().entrySet()) {
+            s.append(", ").append(other.getValue()).append(' ').append(other.getKey()).append(" links");
+        }
         List<Map.Entry<String, Integer>> pci = new ArrayList<>(d.pciLinks().entrySet());
         pci.sort((a, b) -> Double.compare(Double.parseDouble(b.getKey()), Double.parseDouble(a.getKey())));
-        if (!pci.isEmpty()) {
-            s.append(", PCI links ").append(String.join(", ", pci.stream().map(e -> e.getKey() + " GB/s x" + e.getValue()).toList()));
+        for (int k = 0; k < pci.size(); k++) {
+            s.append(k == 0 ? ", PCI links " : ", ").append(pci.get(k).getKey()).append(" GB/s x").append(pci.get(k).getValue());
         }
         if (!d.complete()) {
             s.append(" (its end is not in the log)");
         }
         if (!d.slowPciLinks().isEmpty()) {
             List<String> shapes = new ArrayList<>();
-            d.slowPciLinks().keySet().forEach(bw -> shapes.add(bw + " GB/s is " + String.join(" or ", linkShapes(bw))));
+            for (String bw : d.slowPciLinks().keySet()) {
+                shapes.add(bw + " GB/s is " + String.join(" or ", linkShapes(bw)));
+            }
             s.append("; NCCL rates a PCI link width x per-lane rate / 80: ").append(String.join(", ", shapes))
                     .append(", so it sees the GPUs and NICs behind those links as slow (x1 at 2.5 GT/s is what a hypervisor's emulated"
                             + " bridge reports: a VM without its real PCI topology, NCCL_TOPO_FILE; on bare metal, a device in a narrow"
@@ -266,9 +312,18 @@ public final class NcclLogText {
      */
     static List<String> tuningRanges(List<NcclLog.Tuning> tuning) {
         Map<String, List<NcclLog.Tuning>> byCollective = new LinkedHashMap<>();
-        tuning.forEach(t -> byCollective.computeIfAbsent(t.collective().orElse("(collective not logged)"), k -> new ArrayList<>()).add(t));
+        for (NcclLog.Tuning t : tuning) {
+            String collective = t.collective().orElse("(collective not logged)");
+            List<NcclLog.Tuning> of = byCollective.get(collective);
+            if (of == null) {
+                of = new ArrayList<>();
+                byCollective.put(collective, of);
+            }
+            of.add(t);
+        }
         List<String> lines = new ArrayList<>();
-        byCollective.forEach((collective, choices) -> {
+        for (Map.Entry<String, List<NcclLog.Tuning>> c : byCollective.entrySet()) {
+            List<NcclLog.Tuning> choices = c.getValue();
             List<String> ranges = new ArrayList<>();
             int i = 0;
             while (i < choices.size()) {
@@ -285,8 +340,8 @@ public final class NcclLogText {
                         + (last == first.bytes() ? "" : " to " + SizeLabels.format(last)) + " (" + calls + (calls == 1 ? " call)" : " calls)"));
                 i = j;
             }
-            lines.add(collective + ": " + String.join(", ", ranges));
-        });
+            lines.add(c.getKey() + ": " + String.join(", ", ranges));
+        }
         return lines;
     }
 
