@@ -75,7 +75,7 @@ final class TuningCounts {
 
     /**
      * By collective, size, algorithm and protocol. Written out: Comparator.comparing and thenComparing make lambdas inside
-     * java.util.Comparator, which the class-data archive does not hold, so each is generated at every start (milliseconds).
+     * the Comparator interface, which the class-data archive does not hold, so each is generated at every start (milliseconds).
      */
     private static int order(NcclLog.Tuning a, NcclLog.Tuning b) {
         int c = a.collective().orElse("").compareTo(b.collective().orElse(""));
