@@ -265,6 +265,7 @@ final class CorpusFacts {
         // nccl-log: NcclLog, with the readings of its GDR lines
         all.add(fact("nccl-log", "lines", at("/lines"), Match.NUMBER));
         all.add(fact("nccl-log", "ncclVersion", d -> joined(d.path("versions"), ","), Match.TEXT));
+        all.add(fact("nccl-log", "gitVersion", d -> joined(d.at("/init/gitVersions"), "; "), Match.SET));
         all.add(fact("nccl-log", "network", CorpusFacts::network, Match.TEXT));
         all.add(fact("nccl-log", "netDevices", d -> devicesListed(d).map(l -> "" + l.size()), Match.NUMBER));
         all.add(fact("nccl-log", "netDeviceList", d -> devicesListed(d).map(l -> l.stream().map(x -> x.replaceFirst("^\\[\\d+\\]", ""))

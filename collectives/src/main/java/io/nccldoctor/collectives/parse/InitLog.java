@@ -25,6 +25,7 @@ final class InitLog {
     private static final int BUS_IDS = 1024;
     private static final int VALUES = 8;
     private final Set<String> drivers = new LinkedHashSet<>();
+    private final Set<String> gitVersions = new LinkedHashSet<>();
     private final IntCounts started = new IntCounts();
     private final IntCounts nodes = new IntCounts();
     private final Set<String> busIds = new LinkedHashSet<>();
@@ -42,6 +43,10 @@ final class InitLog {
 
     void driver(String version) {
         drivers.add(version);
+    }
+
+    void gitVersion(String build) {
+        gitVersions.add(build);
     }
 
     /** An Init START or COMPLETE line: its size, its GPU, and its communicator's id ({@link #NO_COMM_ID}: none printed). */
@@ -137,6 +142,7 @@ final class InitLog {
 
     void absorb(InitLog o) {
         drivers.addAll(o.drivers);
+        gitVersions.addAll(o.gitVersions);
         started.absorb(o.started);
         nodes.absorb(o.nodes);
         for (String b : o.busIds) {
@@ -185,6 +191,7 @@ final class InitLog {
         }
         return new NcclLog.Init(Collections.unmodifiableSet(new LinkedHashSet<>(drivers)), Collections.unmodifiableMap(communicators.toMap()),
                 Collections.unmodifiableMap(nodes.toMap()), Collections.unmodifiableSet(new LinkedHashSet<>(busIds)),
-                Collections.unmodifiableMap(env), List.copyOf(symbolFailures), symbolFailureCount);
+                Collections.unmodifiableMap(env), List.copyOf(symbolFailures), symbolFailureCount,
+                Collections.unmodifiableSet(new LinkedHashSet<>(gitVersions)));
     }
 }

@@ -47,6 +47,21 @@ final class InitMessages {
         return m.find() ? Optional.of(m.group(1)) : Optional.empty();
     }
 
+    private static final String GIT_VERSION = "NCCL git version ";
+
+    /**
+     * "NCCL git version master 3619159": the branch and commit hash the library was built from, as ncclGetGitVersion
+     * gives them ("NCCL git version " NCCL_GIT_BRANCH " " NCCL_GIT_COMMIT_HASH, src/misc/git_version.cc in 2.28 and
+     * later); empty when nothing follows the words.
+     */
+    static Optional<String> gitVersion(String message) {
+        if (!message.startsWith(GIT_VERSION)) {
+            return Optional.empty();
+        }
+        String build = message.substring(GIT_VERSION.length()).strip();
+        return build.isEmpty() ? Optional.empty() : Optional.of(build);
+    }
+
     /**
      * "comm 0x55cc rank 0 nRanks 16 nNodes 2 localRanks 8 localRank 0 MNNVL 0" (2.20 and later): the node count, {@code
      * nRanks \d{1,9} nNodes (\d{1,9})(?!\d)} written out (a line per communicator and rank).

@@ -56,6 +56,8 @@ final class MessageEffects {
         return switch (kind) {
             case VERSION -> LogMessages.version(line).<Effect>map(v -> b -> b.addVersion(v)).orElse(Effect.NONE);
             case DRIVER -> InitMessages.driver(line.substring(msg)).map(d -> once(b -> b.init.driver(d))).orElse(Effect.NONE);
+            case GIT_VERSION -> InitMessages.gitVersion(builder.text(line.substring(msg))).map(g -> once(b -> b.init.gitVersion(g)))
+                    .orElse(b -> b.unknownMessages++); // the words without a build: counted as not understood
             case GDR -> gdrEffect(line);
             case NETWORK -> line.indexOf("GPU Direct RDMA", msg) >= 0 ? gdrEffect(line)
                     : networkEffect(NetworkLog.read(builder.text(line.substring(msg))));

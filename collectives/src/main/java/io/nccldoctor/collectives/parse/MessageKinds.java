@@ -27,6 +27,8 @@ final class MessageKinds {
         VERSION,
         /** "cudaDriverVersion 12080". */
         DRIVER,
+        /** "NCCL git version master 3619159": the branch and commit the library was built from. */
+        GIT_VERSION,
         /** "NET/…", "Using network …", plugin loading and failures, IB verbs missing. */
         NETWORK,
         /** "GPU Direct RDMA Disabled for GPU …": a decision with its distance. */
@@ -53,7 +55,7 @@ final class MessageKinds {
     /** The table: a message starting with the prefix is of the kind. Longer prefixes of a shared start come first. */
     private static final List<Entry> ENTRIES = List.of(
             new Entry("Channel ", Kind.CHANNEL), new Entry("Ring ", Kind.CHANNEL),
-            new Entry("NCCL version ", Kind.VERSION), new Entry("RCCL version ", Kind.VERSION), new Entry("cudaDriverVersion ", Kind.DRIVER),
+            new Entry("NCCL version ", Kind.VERSION), new Entry("NCCL git version ", Kind.GIT_VERSION), new Entry("RCCL version ", Kind.VERSION), new Entry("cudaDriverVersion ", Kind.DRIVER),
             new Entry("GPU Direct RDMA ", Kind.GDR), new Entry("GPU/", Kind.SKIP),
             new Entry("NET/", Kind.NETWORK), new Entry("NET : Using interface", Kind.NETWORK), // 2.3: "NET : Using interface ib0:…"
             new Entry("Using network ", Kind.NETWORK), new Entry("Using non-device", Kind.SKIP),

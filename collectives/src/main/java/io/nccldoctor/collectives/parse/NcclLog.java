@@ -127,11 +127,14 @@ public record NcclLog(long lines, long ncclLines, Set<String> versions, List<Str
      * @param environment        "NCCL_… set by environment to …" (and net_ib.cc's "NCCL_IB_HCA set to …"): each variable with its distinct values (at most 8)
      * @param symbolFailures     the first lines saying a verbs symbol is missing ("dlvsym failed on ibv_reg_dmabuf_mr …")
      * @param symbolFailureCount how many such lines
+     * @param gitVersions        the branch and commit each library says it was built from ("master 3619159", from "NCCL git
+     *                           version master 3619159"): two in one job are two builds, even of one version number
      */
     public record Init(Set<String> cudaDriverVersions, Map<Integer, Long> started, Map<Integer, Long> nodes, Set<String> busIds,
-                       Map<String, List<String>> environment, List<String> symbolFailures, long symbolFailureCount) {
+                       Map<String, List<String>> environment, List<String> symbolFailures, long symbolFailureCount,
+                       Set<String> gitVersions) {
 
-        static final Init NONE = new Init(Set.of(), Map.of(), Map.of(), Set.of(), Map.of(), List.of(), 0);
+        static final Init NONE = new Init(Set.of(), Map.of(), Map.of(), Set.of(), Map.of(), List.of(), 0, Set.of());
 
         /** The value the log gives a variable, when it gives exactly one. */
         public Optional<String> env(String variable) {

@@ -46,7 +46,7 @@ class BlockScannerTest {
         "==========================================", "+ PCI[0.2] - PCI/0-65000 (104c8232)", "+  PCI[x] - y",
         "GPU Direct RDMA Enabled for GPU 17 / HCA 1 (distance 5 <= 5), read 1 mode Default",
         "NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'", "NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE [RO]; OOB eth0:10.0.0.1<0>",
-        "Using network IB", "NCCL version 2.27.5+cuda12.9", "cudaDriverVersion 12080", "NCCL_IB_HCA set by environment to mlx5_0",
+        "Using network IB", "NCCL version 2.27.5+cuda12.9", "NCCL git version master 3619159", "NCCL git version ", "cudaDriverVersion 12080", "NCCL_IB_HCA set by environment to mlx5_0",
         "transport/p2p.cc:275 Cuda Alloc Size 2097152 pointer 0x7f0012345678", "proxyProgressAsync opId=0x7f01 op.type=1 done",
         "AllReduce: opCount 1f sendbuff 0x7f recvbuff 0x7f count 1024 datatype 7 op 0 root 0 comm 0x5566 [nranks=16] stream 0x55aa",
         "AllReduce: 1048576 Bytes -> Algo RING proto SIMPLE channel{Lo..Hi}={0..3}", "Tree 0 : 4 -> 5 -> 6/-1/-1", "  3 : NET/0-3 GPU/0-18000",

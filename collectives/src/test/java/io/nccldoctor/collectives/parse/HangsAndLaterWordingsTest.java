@@ -142,6 +142,20 @@ class HangsAndLaterWordingsTest {
         assertThat(log.network().fallbacks()).isEmpty();
     }
 
+    /**
+     * NVIDIA-NeMo/Automodel#3032 and an RTX 5090 log (2.29.7): "NCCL git version stable b81d6a5a3", the branch and commit
+     * the library was built from (ncclGetGitVersion), is read, not counted as an unknown message.
+     */
+    @Test
+    void theGitVersionIsTheLibrarysBuild() throws IOException {
+        NcclLog log = CorpusLogs.read("nccl-log-2.29.7-prefixed-version-ib-hca-set-to-automodel3032.txt");
+        assertThat(log.init().gitVersions()).containsExactly("stable b81d6a5a3");
+        assertThat(log.unknownMessages()).isZero();
+        NcclLog other = CorpusLogs.read("nccl-log-rtx5090-2.29.7-tuning-table-and-algo-lines.txt");
+        assertThat(other.init().gitVersions()).containsExactly("master 3619159");
+        assertThat(InitMessages.gitVersion("NCCL git version ")).as("the words alone: no build to keep").isEmpty();
+    }
+
     /** vllm-project/vllm#28901: the 2.28 tuning model table (src/graph/tuning.cc), its last row cut, is known. */
     @Test
     void theTuningModelTableIsKnown() throws IOException {

@@ -186,6 +186,9 @@ public final class NcclLogText {
             }
             out.append("  CUDA driver API: ").append(String.join(", ", versions)).append('\n');
         }
+        if (!i.gitVersions().isEmpty()) {
+            out.append("  NCCL built from git: ").append(String.join(", ", i.gitVersions())).append('\n');
+        }
         for (Map.Entry<Integer, Long> c : i.started().entrySet()) {
             out.append("  communicators of ").append(c.getKey()).append(" ranks started: ").append(c.getValue()).append('\n');
         }
