@@ -369,6 +369,11 @@ abstract class BlockScanner extends ByteWords {
                 return MessageKinds.BUCKET_KIND[i];
             }
         }
+        int n = locationLength;
+        if (n > 0 && end - msg > n && MessageKinds.digit(byteAt(msg + n)) && sameWords(location, msg, msg + n)) {
+            kindColon = msg + n - 1; // the source location told last, and a line number after it: only the arrow is left
+            return ErrorChains.arrow(this, msg + n, end) ? MessageKinds.Kind.OTHER : MessageKinds.Kind.SKIP;
+        }
         int c = (int) w & 0xFF;
         int p = c == ' ' ? spacesEnd(msg) : msg;
         if (c == ' ' && byteAt(p) == '+' && byteAt(p + 1) == ' ' && p + 1 < len) {
@@ -390,7 +395,31 @@ abstract class BlockScanner extends ByteWords {
                     ? MessageKinds.Kind.SKIP : MessageKinds.Kind.OTHER;
         }
         // an error chain's line ("init.cc:1089 -> 3") is read as a string (ErrorChains); other locations are skipped
-        return sourceLocation(msg, colon) && !ErrorChains.arrow(this, colon + 1, end) ? MessageKinds.Kind.SKIP : MessageKinds.Kind.OTHER;
+        if (!sourceLocation(msg, colon)) {
+            return MessageKinds.Kind.OTHER;
+        }
+        remember(msg, colon);
+        return ErrorChains.arrow(this, colon + 1, end) ? MessageKinds.Kind.OTHER : MessageKinds.Kind.SKIP;
+    }
+
+    /**
+     * The bytes of the last source location {@link #kindAt} told, up to and with its ':' ("transport/p2p.cc:"), as
+     * {@link #textWord}s, and their count (0: none). NCCL_DEBUG_SUBSYS=ALL prints many lines after one location in a row
+     * (a fifth of an initialisation's lines are "transport/p2p.cc:275 Cuda Alloc Size …"), and a line whose message starts
+     * with the same bytes and then a digit is told by them: its first ':' within 48 bytes is the same one, the bytes
+     * before it are the ones {@link #sourceLocation} passed, a digit after it is no per-operation line's ": opCount",
+     * and such bytes start neither with a blank nor with a digit (the other shapes). Only the arrow of an error chain is
+     * looked for again. About half the cost of finding the colon and reading the location again.
+     */
+    private final long[] location = new long[6];
+    private int locationLength;
+
+    private void remember(int msg, int colon) {
+        int n = colon + 1 - msg; // at most 48: the colon is within 48 bytes of the message
+        for (int k = 0; k << 3 < n; k++) {
+            location[k] = textWord(msg + (k << 3), msg + n);
+        }
+        locationLength = n;
     }
 
     /** The first ':' within 48 bytes of the message {@link #kindAt} read last (-1: none, or a table kind). */

@@ -48,6 +48,11 @@ class BlockScannerTest {
         "NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'", "NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE [RO]; OOB eth0:10.0.0.1<0>",
         "Using network IB", "NCCL version 2.27.5+cuda12.9", "NCCL git version master 3619159", "NCCL git version ", "cudaDriverVersion 12080", "NCCL_IB_HCA set by environment to mlx5_0",
         "transport/p2p.cc:275 Cuda Alloc Size 2097152 pointer 0x7f0012345678", "proxyProgressAsync opId=0x7f01 op.type=1 done",
+        "transport/p2p.cc:163 Cuda Alloc Size 2097152 pointer 0x7f0012340000", "transport/p2p.cc:275 -> 1",
+        "transport/p2p.cc:275 (ncclP2pAllocateShareableBuffer) -> 1", "transport/p2p.cc: opCount 1f sendbuff 0x7f", "transport/p2p.cc:x",
+        "transport/p2p.cc:7", "transport/p2p.cc:", "transport/p2p.cc", "transport/p2p.cc:275Cuda", "init.cc:1089 -> 3",
+        "transport/net.cc:627 Cuda Alloc Size 4194304 pointer 0x7f0012345000", "a/deeply/nested/source/directory/file.cc:12 x",
+        "a/deeply/nested/source/directory/tree/file.cc:12 x",
         "AllReduce: opCount 1f sendbuff 0x7f recvbuff 0x7f count 1024 datatype 7 op 0 root 0 comm 0x5566 [nranks=16] stream 0x55aa",
         "AllReduce: 1048576 Bytes -> Algo RING proto SIMPLE channel{Lo..Hi}={0..3}", "Tree 0 : 4 -> 5 -> 6/-1/-1", "  3 : NET/0-3 GPU/0-18000",
         "32 coll channels, 32 collnet channels", "Connected all rings, use ring PXN 0 GDR 1", "something new", "", "N", "NCCL INFO nested"};
