@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.DynamicContainer.dynamicContainer;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.nccldoctor.collectives.reference.ReferenceTest;
 import io.nccldoctor.core.Json;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -12,6 +13,7 @@ import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicNode;
@@ -81,6 +83,12 @@ class CorpusTest {
             if (in.kind().equals("rdma")) {
                 assertThat(findings(json(report.out()).path("findings"))).as(in.name() + ": report judges RDMA text with the rules of parse rdma")
                         .isEqualTo(findings(json(parse.out()).at("/evaluation/findings")));
+            }
+            Corpus.Row test = in.facts().get("collective");
+            Optional<ReferenceTest> named = test == null ? Optional.empty() : ReferenceTest.ofBinary(test.inText());
+            if (in.kind().equals("nccl-tests") && named.isPresent()) { // every test nccl-tests has, named in the text
+                assertThat(json(report.out()).at("/data/sweeps/0/collective/value").asText())
+                        .as(in.name() + ": the collective of the report's sweep, from " + test.inText()).isEqualTo(named.get().name());
             }
         }));
         JsonNode doc = refused == null && parse.code() != 2 ? json(parse.out()) : null;

@@ -3,6 +3,7 @@ package io.nccldoctor.collectives.reference;
 import io.nccldoctor.core.InputException;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * One nccl-tests binary (src/Makefile BIN_FILES_LIST of NVIDIA/nccl-tests: all_reduce all_gather broadcast
@@ -28,10 +29,34 @@ public record ReferenceTest(String name, String binary, boolean reduces, boolean
             new ReferenceTest("alltoallv", "alltoallv_perf", false, false),
             new ReferenceTest("hypercube", "hypercube_perf", false, false));
 
+    /**
+     * The test a binary's name names, as an output gives it ("gather_perf", an MPI build's "all_reduce_perf_mpi"); empty
+     * for a name that is none of nccl-tests' binaries.
+     */
+    public static Optional<ReferenceTest> ofBinary(String binary) {
+        String b = binary.strip().replaceFirst("_mpi$", "");
+        for (ReferenceTest t : ALL) {
+            if (t.binary.equals(b)) {
+                return Optional.of(t);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The test nccl-doctor names {@code name} ("allreduce", "gather"); empty for any other name. */
+    public static Optional<ReferenceTest> named(String name) {
+        for (ReferenceTest t : ALL) {
+            if (t.name.equals(name)) {
+                return Optional.of(t);
+            }
+        }
+        return Optional.empty();
+    }
+
     /** "gather", "gather_perf" and "all_reduce" style names alike. */
     public static ReferenceTest parse(String s) {
         String k = s.strip().toLowerCase(Locale.ROOT).replace("_", "").replace("-", "").replace("perf", "");
-        return ALL.stream().filter(t -> t.name.equals(k)).findFirst().orElseThrow(() -> new InputException("unknown collective '" + s
+        return named(k).orElseThrow(() -> new InputException("unknown collective '" + s
                 + "'; nccl-tests has " + String.join(" ", ALL.stream().map(ReferenceTest::name).toList())));
     }
 }

@@ -11,8 +11,10 @@ import java.util.Optional;
 /**
  * The world size an output implies when it has no device lines: nccl-tests prints busbw = algbw x factor(n), with
  * factor 2(n-1)/n for allreduce and (n-1)/n for allgather, reducescatter and alltoall (reference/nccl-internals.md
- * §1). Both columns are rounded to two decimals, so the ratio pins n only while one integer fits them; broadcast,
- * reduce and sendrecv have factor 1 and say nothing.
+ * §1), and for gather, scatter and alltoallv (their GetBw functions in NVIDIA/nccl-tests src/gather.cu, scatter.cu and
+ * alltoallv.cu). Both columns are rounded to two decimals, so the ratio pins n only while one integer fits them;
+ * broadcast, reduce, sendrecv and hypercube (whose algbw already counts the n-1 peers, src/hypercube.cu) have factor 1
+ * and say nothing.
  */
 final class RanksFromBandwidth {
 
@@ -62,7 +64,7 @@ final class RanksFromBandwidth {
     static Double factor(String collective, int n) {
         return switch (collective) {
             case "allreduce" -> 2.0 * (n - 1) / n;
-            case "allgather", "reducescatter", "alltoall" -> (double) (n - 1) / n;
+            case "allgather", "reducescatter", "alltoall", "gather", "scatter", "alltoallv" -> (double) (n - 1) / n;
             default -> null;
         };
     }

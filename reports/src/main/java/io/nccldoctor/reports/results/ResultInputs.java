@@ -7,6 +7,7 @@ import io.nccldoctor.collectives.parse.NcclLog;
 import io.nccldoctor.collectives.parse.NcclLogSet;
 import io.nccldoctor.collectives.parse.NcclTestsJson;
 import io.nccldoctor.collectives.parse.NcclTestsOutput;
+import io.nccldoctor.collectives.reference.ReferenceTest;
 import io.nccldoctor.collectives.sweep.ResultLog;
 import io.nccldoctor.core.Fact;
 import io.nccldoctor.core.InputException;
@@ -46,11 +47,6 @@ import java.util.stream.Stream;
  * snapshots.
  */
 public final class ResultInputs {
-
-    /** nccl-tests binary name to collective. */
-    private static final Map<String, String> COLLECTIVES = Map.of("all_reduce_perf", "allreduce", "all_gather_perf", "allgather",
-            "alltoall_perf", "alltoall", "reduce_scatter_perf", "reducescatter", "broadcast_perf", "broadcast", "reduce_perf", "reduce",
-            "sendrecv_perf", "sendrecv");
 
     /** report.yaml. */
     public record Bundle(String title, Boolean example, List<String> nodes, List<SweepEntry> sweeps, List<PerftestEntry> perftest,
@@ -225,10 +221,8 @@ public final class ResultInputs {
 
     static Sweep fromTests(Path p, String label, Map<String, String> env, Integer nodeCount, NcclTestsOutput out, String tool) {
         Fact<Integer> ranks = out.ranks(); // the device lines when the paste holds all of them
-        Fact<String> named = out.test().flatMap(t -> {
-            String c = COLLECTIVES.get(t.replaceFirst("_mpi$", ""));
-            return c == null ? Fact.absent("unknown test " + t) : Fact.of(c);
-        });
+        Fact<String> named = out.test().flatMap(t -> ReferenceTest.ofBinary(t).map(r -> Fact.of(r.name()))
+                .orElseGet(() -> Fact.absent("unknown test " + t)));
         // without the "# Collective test starting" line, the table's own columns often say which test printed it
         Fact<String> collective = named.isValue() || !named.reason().startsWith("no ") ? named
                 : CollectiveFromTable.of(out.rows(), ranks);

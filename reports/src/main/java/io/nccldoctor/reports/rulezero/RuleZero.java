@@ -2,6 +2,7 @@ package io.nccldoctor.reports.rulezero;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.nccldoctor.collectives.reference.ReferenceTest;
 import io.nccldoctor.core.Fact;
 import io.nccldoctor.core.InputException;
 import io.nccldoctor.reports.ResultThresholds;
@@ -10,7 +11,6 @@ import io.nccldoctor.reports.results.Ceiling;
 import io.nccldoctor.reports.results.Sweep;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The rule-zero report: before blaming the hardware, run the reference tool (nccl-tests) on the same sizes and read how it
@@ -29,11 +29,6 @@ import java.util.Map;
 @JsonPropertyOrder({"schemaVersion", "kind", "verdict", "verdictLine", "rows", "references", "ceiling", "cliffFraction", "farBelowFraction"})
 public record RuleZero(Verdict verdict, String verdictLine, List<Judgement> rows, List<ReferenceCurve> references, Fact<Ceiling> ceiling,
                        double cliffFraction, double farBelowFraction) {
-
-    /** nccl-tests' binary per collective, for the line that says what to run. */
-    private static final Map<String, String> BINARIES = Map.of("allreduce", "all_reduce_perf", "allgather", "all_gather_perf",
-            "alltoall", "alltoall_perf", "reducescatter", "reduce_scatter_perf", "broadcast", "broadcast_perf", "reduce", "reduce_perf",
-            "sendrecv", "sendrecv_perf");
 
     public RuleZero {
         rows = List.copyOf(rows);
@@ -157,7 +152,8 @@ public record RuleZero(Verdict verdict, String verdictLine, List<Judgement> rows
                 .map(SuspectRow::bytes).toList();
         long lo = Long.highestOneBit(sizes.stream().mapToLong(Long::longValue).min().orElseThrow());
         long hi = Long.highestOneBit(sizes.stream().mapToLong(Long::longValue).max().orElseThrow()) * 2;
-        return "run " + BINARIES.get(r.collective()) + " -d " + r.dtype() + " -b " + lo + " -e " + hi + " -f 2 on the same "
+        String binary = ReferenceTest.named(r.collective()).map(ReferenceTest::binary).orElse("the nccl-tests binary of " + r.collective());
+        return "run " + binary + " -d " + r.dtype() + " -b " + lo + " -e " + hi + " -f 2 on the same "
                 + Fmt.ranks(r.ranks()) + " and give its output as the reference";
     }
 

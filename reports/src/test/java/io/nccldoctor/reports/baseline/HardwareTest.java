@@ -102,6 +102,10 @@ class HardwareTest {
         // a broadcast's factor is 1 whatever the ranks
         Fact<Integer> bcast = RanksFromBandwidth.derive("broadcast", read(CORPUS.resolve("nccl-tests-a100-broadcast-old-root-col.txt")).rows());
         assertThat(bcast.reason()).contains("busbw factor 1");
+        // a gather's factor is (n-1)/n (nccl-tests src/gather.cu GatherGetBw): 20.19 / 40.37 on the paste's two ranks
+        Fact<Integer> gather = RanksFromBandwidth.derive("gather",
+                read(CORPUS.resolve("nccl-tests-a100-pcie-2node-gather-nccl-info-interleaved-no-footer.txt")).rows());
+        assertThat(gather.get()).isEqualTo(2);
     }
 
     @Test
